@@ -1,0 +1,45 @@
+/** How an {@link AuthContext} was produced. `none` means the request was not authenticated. */
+export type AuthMethod = 'api_key' | 'jwt' | 'none';
+
+/**
+ * The authenticated identity of a request, as `req.auth` holds it and as `/invoke` returns it.
+ * A frozen plain object whose JSON is exactly the contract's shape.
+ */
+export interface AuthContext {
+  readonly method: AuthMethod;
+  readonly userId: string | null;
+  readonly email: string | null;
+  readonly name: string | null;
+  readonly roles: readonly string[];
+  /** The token's own permissions united with those the top-level `roles` section gives its roles. */
+  readonly permissions: readonly string[];
+  readonly scopes: readonly string[];
+  readonly tenantId: string | null;
+}
+
+/** The fields a handler may set; everything left out is `null` or an empty list. */
+export type AuthContextInit = { readonly method: AuthMethod } & Partial<Omit<AuthContext, 'method'>>;
+
+/**
+ * Builds a frozen {@link AuthContext}, filling every missing field with `null` or `[]` and
+ * de-duplicating the lists while keeping their order.
+ *
+ * @example
+ * createAuthContext({ method: 'jwt', userId: 'u-1', roles: ['admin'] });
+ */
+export function createAuthContext(init: AuthContextInit): AuthContext {
+  return Object.freeze({
+    method: init.method,
+    userId: init.userId ?? null,
+    email: init.email ?? null,
+    name: init.name ?? null,
+    roles: freezeUnique(init.roles),
+    permissions: freezeUnique(init.permissions),
+    scopes: freezeUnique(init.scopes),
+    tenantId: init.tenantId ?? null,
+  });
+}
+
+function freezeUnique(list: readonly string[] | undefined): readonly string[] {
+  return Object.freeze(list === undefined ? [] : [...new Set(list)]);
+}

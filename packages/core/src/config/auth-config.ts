@@ -1,0 +1,56 @@
+import type { AuthMode, JwtAlgorithm } from './defaults.js';
+
+/** `auth.api_keys`, with every default filled in. */
+export interface ApiKeysConfig {
+  /** Variable holding the expected key when no prefix is set. Default `SERVICE_API_KEY`. */
+  readonly envVar: string;
+  /** When set, the expected key is read from `<PREFIX>_API_KEY` instead. Default `null`. */
+  readonly prefix: string | null;
+  /** Header carrying the key. Default `X-API-Key`; 1 to 64 characters. */
+  readonly header: string;
+  /** Also accept `Authorization: Bearer <key>`. Default `true`. */
+  readonly allowBearer: boolean;
+  /** When false, API key mode authenticates nobody (and says so loudly). Default `true`. */
+  readonly enabled: boolean;
+  /** Informational only. Default 30. */
+  readonly rotationDays: number;
+}
+
+/** `auth.jwt.claims`: claim names (dot paths allowed) for each identity field. */
+export interface ClaimsConfig {
+  readonly userId: string;
+  readonly email: string;
+  readonly name: string;
+  readonly roles: string;
+  readonly permissions: string;
+  readonly scopes: string;
+  readonly tenantId: string | null;
+}
+
+/** `auth.jwt`, with every default filled in. */
+export interface JwtConfig {
+  readonly jwksUrl: string | null;
+  readonly publicKeyEnv: string | null;
+  readonly issuer: string | null;
+  readonly audience: string | null;
+  readonly algorithms: readonly JwtAlgorithm[];
+  readonly leewaySeconds: number;
+  readonly claims: ClaimsConfig;
+}
+
+/** One entry of the top-level `roles` list. */
+export interface RoleConfig {
+  readonly name: string;
+  readonly permissions: readonly string[];
+}
+
+/**
+ * A checked config: the YAML's `auth` section and top-level `roles`, converted once to
+ * camelCase, with every default filled in, deeply frozen. Made only by `parseAuthConfig`.
+ */
+export interface AuthConfig {
+  readonly mode: AuthMode;
+  readonly apiKeys: ApiKeysConfig;
+  readonly jwt: JwtConfig;
+  readonly roles: readonly RoleConfig[];
+}

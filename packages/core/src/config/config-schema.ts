@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { AUTH_MODES, DEFAULTS, HMAC_ALGORITHMS, JWT_ALGORITHMS } from './defaults.js';
+
+// RFC 9110 §5.6.2: a field name is a token.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const PREFIX = /^[A-Za-z0-9][A-Za-z0-9_]*$/;
+
+const text = z.string().min(1, 'must not be empty');
+const envVarName = z.string().regex(ENV_VAR_NAME, 'must be an environment variable name (letters, digits, _)');
+const claimPath = z
+  .string()
+  .regex(/^[^.]+(\.[^.]+)*$/, 'must be a claim name or a dot path such as realm_access.roles');
+
+const apiKeysSchema = z
+  .strictObject({
+    env_var: envVarName.default(DEFAULTS.apiKeys.envVar),
+    prefix: z
+      .string()
+      .regex(PREFIX, 'must be letters, digits and _ (it names the variable <PREFIX>_API_KEY)')
+      .nullable()
+      .default(null),
+    header: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(DEFAULTS.headerMaxLength, `must be at most ${DEFAULTS.headerMaxLength} characters`)
+      .regex(HEADER_NAME, 'must be a valid HTTP header name')
+      .default(DEFAULTS.apiKeys.header),
+    allow_bearer: z.boolean().default(DEFAULTS.apiKeys.allowBearer),
+    enabled: z.boolean().default(DEFAULTS.apiKeys.enabled),
+    rotation_days: z.int().min(1, 'must be at least 1').default(DEFAULTS.apiKeys.rotationDays),
+  })
+  .prefault({});
+
+/** `auth.jwt.claims`; `null` (or left out) means every default. */
+export const claimsSchema = z.strictObject({
+    user_id: claimPath.default(DEFAULTS.claims.userId),
+    email: claimPath.default(DEFAULTS.claims.email),
+    name: claimPath.default(DEFAULTS.claims.name),
+    roles: claimPath.default(DEFAULTS.claims.roles),
+    permissions: claimPath.default(DEFAULTS.claims.permissions),
+    scopes: claimPath.default(DEFAULTS.claims.scopes),
+  tenant_id: claimPath.nullable().default(DEFAULTS.claims.tenantId),
+});
+
+const jwtSchema = z
+  .strictObject({
+    jwks_url: z
+      .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+      .nullable()
+      .default(null),
+    public_key_env: envVarName.nullable().default(null),
+    issuer: text.nullable().default(null),
+    audience: text.nullable().default(null),
+    algorithms: z
+      .array(z.enum(JWT_ALGORITHMS))
+      .min(1, 'must list at least one algorithm')
+      .default([...DEFAULTS.jwt.algorithms]),
+    leeway_seconds: z
+      .int()
+      .min(0, `must be 0 to ${DEFAULTS.leewayMaxSeconds}`)
+      .max(DEFAULTS.leewayMaxSeconds, `must be 0 to ${DEFAULTS.leewayMaxSeconds}`)
+      .default(DEFAULTS.jwt.leewaySeconds),
+    claims: claimsSchema.nullable().default(null),
+  })
+  .prefault({});
+
+const roleSchema = z.strictObject({
+  name: text,
+  permissions: z.array(text).default([]),
+});
+
+/** The one schema of the config file (YAML keys, snake_case). */
+export const configSchema = z
+  .strictObject({
+    auth: z.strictObject({
+      mode: z.enum(AUTH_MODES).default(DEFAULTS.mode),
+      api_keys: apiKeysSchema,
+      jwt: jwtSchema,
+    }),
+    roles: z.array(roleSchema).default([]),
+  })
+  .superRefine((config, ctx) => {
+    const { jwt } = config.auth;
+    if (config.auth.mode === 'jwt' && jwt.jwks_url === null && jwt.public_key_env === null) {
+      ctx.addIssue({ code: 'custom', path: ['auth', 'jwt'], message: 'jwt mode needs jwks_url or public_key_env' });
+    }
+    if (jwt.jwks_url !== null && jwt.public_key_env !== null) {
+      ctx.addIssue({ code: 'custom', path: ['auth', 'jwt'], message: 'set jwks_url or public_key_env, not both' });
+    }
+    const hmac = jwt.algorithms.filter((alg) => (HMAC_ALGORITHMS as readonly string[]).includes(alg));
+    if (jwt.jwks_url !== null && hmac.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['auth', 'jwt', 'algorithms'],
+        message: `${hmac.join(', ')} need a shared secret through public_key_env, not jwks_url`,
+      });
+    }
+    const seen = new Set<string>();
+    config.roles.forEach((role, index) => {
+      if (seen.has(role.name)) {
+        ctx.addIssue({ code: 'custom', path: ['roles', index, 'name'], message: `duplicate role "${role.name}"` });
+      }
+      seen.add(role.name);
+    });
+  });
+
+/** The config file as the schema reads it. */
+export type RawConfigInput = z.input<typeof configSchema>;
+export type RawConfigOutput = z.output<typeof configSchema>;

@@ -1,0 +1,42 @@
+/** Every algorithm of the spec's table, by family. */
+export const RSA_ALGORITHMS = ['RS256', 'RS384', 'RS512'] as const;
+export const EC_ALGORITHMS = ['ES256', 'ES384', 'ES512'] as const;
+export const HMAC_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
+export const JWT_ALGORITHMS = [...RSA_ALGORITHMS, ...EC_ALGORITHMS, ...HMAC_ALGORITHMS] as const;
+export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
+
+/** The modes `auth.mode` may name. Each maps to the package `@authlayer/<mode with - for _>`. */
+export const AUTH_MODES = ['api_key', 'jwt'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
+/** The spec's defaults, in one place. */
+export const DEFAULTS = Object.freeze({
+  mode: 'api_key' as AuthMode,
+  apiKeys: Object.freeze({
+    envVar: 'SERVICE_API_KEY',
+    prefix: null,
+    header: 'X-API-Key',
+    allowBearer: true,
+    enabled: true,
+    rotationDays: 30,
+  }),
+  jwt: Object.freeze({
+    jwksUrl: null,
+    publicKeyEnv: null,
+    issuer: null,
+    audience: null,
+    algorithms: Object.freeze(['RS256'] as JwtAlgorithm[]),
+    leewaySeconds: 30,
+  }),
+  claims: Object.freeze({
+    userId: 'sub',
+    email: 'email',
+    name: 'name',
+    roles: 'roles',
+    permissions: 'permissions',
+    scopes: 'scope',
+    tenantId: null,
+  }),
+  headerMaxLength: 64,
+  leewayMaxSeconds: 300,
+});

@@ -1,0 +1,126 @@
+import type { z } from 'zod';
+import type { AuthConfig } from './auth-config.js';
+import { ConfigError, type ConfigIssue } from './config-error.js';
+import { claimsSchema, configSchema, type RawConfigOutput } from './config-schema.js';
+
+const PARSED = Symbol.for('authlayer.config');
+
+/**
+ * Checks a config given as the YAML's shape (`{ auth: {...}, roles: [...] }`), fills every
+ * default, and converts it once to camelCase. Unknown fields are refused.
+ *
+ * @throws ConfigError naming the path of every broken rule, for example
+ *   `auth.api_keys.header: must be at most 64 characters; auth.jwt.leeway_seconds: must be 0 to 300`
+ * @example
+ * const config = parseAuthConfig({ auth: { mode: 'api_key', api_keys: { env_var: 'MY_KEY' } } });
+ * config.apiKeys.header; // 'X-API-Key'
+ */
+export function parseAuthConfig(raw: unknown): AuthConfig {
+  const result = configSchema.safeParse(raw, { reportInput: true });
+  if (!result.success) throw new ConfigError(firstPerPath(result.error.issues.flatMap(toConfigIssues)));
+  return toAuthConfig(result.data);
+}
+
+/** True for a config that `parseAuthConfig` made (so it need not be checked again). */
+export function isParsedAuthConfig(value: unknown): value is AuthConfig {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PARSED] === true;
+}
+
+function toAuthConfig({ auth, roles }: RawConfigOutput): AuthConfig {
+  const { api_keys: keys, jwt } = auth;
+  const claims = jwt.claims ?? claimsSchema.parse({});
+  const config: AuthConfig = {
+    mode: auth.mode,
+    apiKeys: {
+      envVar: keys.env_var,
+      prefix: keys.prefix,
+      header: keys.header,
+      allowBearer: keys.allow_bearer,
+      enabled: keys.enabled,
+      rotationDays: keys.rotation_days,
+    },
+    jwt: {
+      jwksUrl: jwt.jwks_url,
+      publicKeyEnv: jwt.public_key_env,
+      issuer: jwt.issuer,
+      audience: jwt.audience,
+      algorithms: [...new Set(jwt.algorithms)],
+      leewaySeconds: jwt.leeway_seconds,
+      claims: {
+        userId: claims.user_id,
+        email: claims.email,
+        name: claims.name,
+        roles: claims.roles,
+        permissions: claims.permissions,
+        scopes: claims.scopes,
+        tenantId: claims.tenant_id,
+      },
+    },
+    roles: roles.map((role) => ({ name: role.name, permissions: [...new Set(role.permissions)] })),
+  };
+  Object.defineProperty(config, PARSED, { value: true });
+  return deepFreeze(config);
+}
+
+/** One message per field is enough: `header: must not be empty` says it all. */
+function firstPerPath(issues: ConfigIssue[]): ConfigIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => !seen.has(issue.path) && seen.add(issue.path));
+}
+
+function toConfigIssues(issue: z.core.$ZodIssue): ConfigIssue[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: 'unknown field' }));
+  }
+  return [{ path: formatPath(issue.path), message: describe(issue) }];
+}
+
+function describe(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is required';
+      return `must be ${article(issue.expected)}, not ${typeName(issue.input)}`;
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map(String).join(', ')}`;
+    default:
+      return issue.message;
+  }
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  int: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'a boolean (true or false)',
+  array: 'a list',
+  object: 'a mapping',
+};
+
+function article(expected: string): string {
+  return TYPE_WORDS[expected] ?? expected;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return typeof value === 'number' && !Number.isInteger(value) ? 'a fraction' : `a ${typeof value}`;
+}
+
+/** `['roles', 0, 'name']` becomes `roles[0].name`; the root is `config`. */
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out === '' ? 'config' : out;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,37 @@
+import type { AuthContext, AuthMethod } from './auth-context.js';
+import type { AuthConfig } from './config/auth-config.js';
+
+/** The part of an HTTP request a handler may read: its headers, never its body. */
+export interface AuthRequest {
+  /** Header names in lower case, as Node's `IncomingMessage.headers` has them. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** Where handlers write what operators must see. Never given a secret. */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** One authentication mode. */
+export interface AuthHandler {
+  readonly method: AuthMethod;
+  /** Resolves with the caller's identity; rejects with `AuthError` and nothing else. */
+  authenticate(request: AuthRequest): Promise<AuthContext>;
+}
+
+/** What a handler is given besides its config, so tests can pin the clock and the environment. */
+export interface HandlerDeps {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly logger: Logger;
+  /** Milliseconds since the epoch; defaults to `Date.now`. */
+  readonly now?: () => number;
+}
+
+/**
+ * The one name every mode package exports (`export const createHandler`), so the loader in
+ * `@authlayer/express` stays generic. Does all start-up work (reading env vars, importing keys)
+ * and throws `ConfigError` when something is missing.
+ */
+export type CreateHandler = (config: AuthConfig, deps: HandlerDeps) => Promise<AuthHandler>;

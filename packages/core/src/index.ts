@@ -1,0 +1,27 @@
+export { createAuthContext } from './auth-context.js';
+export type { AuthContext, AuthContextInit, AuthMethod } from './auth-context.js';
+export { AUTH_FAILURE_DESCRIPTION, AuthError, isAuthError } from './auth-error.js';
+export type { AuthFailure } from './auth-error.js';
+export { REALM, apiKeyChallenge, bearerChallenge } from './challenge.js';
+export { readBearerToken } from './bearer-token.js';
+export type { BearerToken } from './bearer-token.js';
+export type { AuthHandler, AuthRequest, CreateHandler, HandlerDeps, Logger } from './handler.js';
+export { createNoAuthHandler } from './no-auth-handler.js';
+export { createPermissionResolver } from './role-permissions.js';
+export type { PermissionResolver } from './role-permissions.js';
+export type { AuthConfig, ApiKeysConfig, ClaimsConfig, JwtConfig, RoleConfig } from './config/auth-config.js';
+export { ConfigError, isConfigError } from './config/config-error.js';
+export type { ConfigIssue } from './config/config-error.js';
+export { configSchema } from './config/config-schema.js';
+export type { RawConfigInput } from './config/config-schema.js';
+export {
+  AUTH_MODES,
+  DEFAULTS,
+  EC_ALGORITHMS,
+  HMAC_ALGORITHMS,
+  JWT_ALGORITHMS,
+  RSA_ALGORITHMS,
+} from './config/defaults.js';
+export type { AuthMode, JwtAlgorithm } from './config/defaults.js';
+export { loadConfig, parseYaml } from './config/load-config-file.js';
+export { isParsedAuthConfig, parseAuthConfig } from './config/parse-auth-config.js';

@@ -1,0 +1,47 @@
+import { describe, expect, it } from '@jest/globals';
+import { createAuthContext } from '../src/auth-context.js';
+
+describe('createAuthContext', () => {
+  it('fills every missing field with null or an empty list', () => {
+    expect(createAuthContext({ method: 'none' })).toEqual({
+      method: 'none',
+      userId: null,
+      email: null,
+      name: null,
+      roles: [],
+      permissions: [],
+      scopes: [],
+      tenantId: null,
+    });
+  });
+
+  it('keeps the given fields, drops duplicates in order, and serialises to the contract shape', () => {
+    const context = createAuthContext({
+      method: 'jwt',
+      userId: 'u-1',
+      email: 'a@example.com',
+      name: 'Ada',
+      roles: ['admin', 'user', 'admin'],
+      permissions: ['read'],
+      scopes: ['openid', 'openid', 'profile'],
+      tenantId: 't-9',
+    });
+    expect(JSON.parse(JSON.stringify(context))).toEqual({
+      method: 'jwt',
+      userId: 'u-1',
+      email: 'a@example.com',
+      name: 'Ada',
+      roles: ['admin', 'user'],
+      permissions: ['read'],
+      scopes: ['openid', 'profile'],
+      tenantId: 't-9',
+    });
+  });
+
+  it('is frozen, lists included', () => {
+    const context = createAuthContext({ method: 'api_key', roles: ['a'] });
+    expect(Object.isFrozen(context)).toBe(true);
+    expect(Object.isFrozen(context.roles)).toBe(true);
+    expect(() => (context.roles as string[]).push('b')).toThrow(TypeError);
+  });
+});
