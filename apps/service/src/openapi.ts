@@ -1,0 +1,78 @@
+import type { AuthMiddleware } from '@authlayer/express';
+import { openApiSecurity } from '@authlayer/express';
+import { OpenApiBuilder, type OpenAPIObject, type ResponseObject } from 'openapi3-ts/oas31';
+
+const errorResponse = (description: string): ResponseObject => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+/** The service's OpenAPI 3.1 document, with the security schemes of the active handler. */
+export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
+  const { schemes, requirements } = openApiSecurity(auth.config, auth.method);
+  const builder = OpenApiBuilder.create()
+    .addOpenApiVersion('3.1.0')
+    .addTitle('authlayer reference service')
+    .addVersion('0.0.0')
+    .addDescription(`Authentication: auth.mode \`${auth.mode}\`, active handler \`${auth.method}\`.`)
+    .addSchema('InvokeRequest', {
+      type: 'object',
+      required: ['query'],
+      properties: { query: { type: 'string' } },
+    })
+    .addSchema('AuthContext', {
+      type: 'object',
+      required: ['method', 'userId', 'email', 'name', 'roles', 'permissions', 'scopes', 'tenantId'],
+      properties: {
+        method: { type: 'string', enum: ['api_key', 'jwt', 'none'] },
+        userId: { type: ['string', 'null'] },
+        email: { type: ['string', 'null'] },
+        name: { type: ['string', 'null'] },
+        roles: { type: 'array', items: { type: 'string' } },
+        permissions: { type: 'array', items: { type: 'string' } },
+        scopes: { type: 'array', items: { type: 'string' } },
+        tenantId: { type: ['string', 'null'] },
+      },
+    })
+    .addSchema('Error', {
+      type: 'object',
+      required: ['error', 'message'],
+      properties: { error: { type: 'string' }, message: { type: 'string' } },
+    });
+  for (const [name, scheme] of Object.entries(schemes)) builder.addSecurityScheme(name, scheme);
+  builder.addPath('/invoke', {
+    post: {
+      operationId: 'invoke',
+      summary: 'Authenticated invocation',
+      security: requirements,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/InvokeRequest' },
+            example: { query: 'hello' },
+          },
+        },
+      },
+      responses: {
+        '200': {
+          description: 'The query and the caller identity',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['query', 'auth'],
+                properties: { query: { type: 'string' }, auth: { $ref: '#/components/schemas/AuthContext' } },
+              },
+            },
+          },
+        },
+        '400': errorResponse('The body is not a JSON object with a string "query"'),
+        '401': errorResponse('Not authenticated (see the WWW-Authenticate header)'),
+        '413': errorResponse('The body is over 1 MiB'),
+        '415': errorResponse('The content type is not JSON'),
+      },
+    },
+  });
+  return builder.getSpec();
+}

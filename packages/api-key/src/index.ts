@@ -1,0 +1,8 @@
+import { createApiKeyHandler } from './api-key-handler.js';
+
+export { createApiKeyHandler, expectedKeyVariable } from './api-key-handler.js';
+export { readPresentedKey } from './read-presented-key.js';
+export type { PresentedKey } from './read-presented-key.js';
+
+/** The name `@authlayer/express` imports from every mode package. */
+export const createHandler = createApiKeyHandler;

@@ -1,0 +1,92 @@
+import {
+  isAuthError,
+  isParsedAuthConfig,
+  parseAuthConfig,
+  type AuthConfig,
+  type AuthContext,
+  type AuthMethod,
+  type AuthMode,
+  type HandlerDeps,
+  type Logger,
+} from '@authlayer/core';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { sendError } from './error-handler.js';
+import { loadModeHandler, type ImportModule } from './load-mode.js';
+import { consoleLogger } from './logger.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The caller's identity, set by the authlayer middleware once the request is authenticated. */
+      auth?: AuthContext;
+    }
+  }
+}
+
+/** Options of {@link createAuthMiddleware}; every one has a default. */
+export interface AuthMiddlewareOptions {
+  /** Where key material is read from. Default `process.env`. */
+  readonly env?: HandlerDeps['env'];
+  /** Default: one line per message on stderr. */
+  readonly logger?: Logger;
+  /** The clock, in milliseconds. Default `Date.now`. */
+  readonly now?: () => number;
+  /** How the mode package is imported. Default: a dynamic `import()` by package name. */
+  readonly importModule?: ImportModule;
+}
+
+/** The middleware, which also says what it is: the configured mode and the active handler. */
+export interface AuthMiddleware extends RequestHandler {
+  readonly config: AuthConfig;
+  readonly mode: AuthMode;
+  /** `none` when the mode's package is missing (or API keys are disabled) and nothing is checked. */
+  readonly method: AuthMethod;
+}
+
+/**
+ * Creates the authentication middleware for a config: loads the mode package that `auth.mode`
+ * names, checks the key material, and fails fast. The middleware reads headers only, never the
+ * body; on success it sets `req.auth`, on failure it answers 401 itself with the contract's JSON
+ * body and `WWW-Authenticate`.
+ *
+ * @param config - a config from `loadConfig`/`parseAuthConfig`, or the same shape as a plain object
+ * @throws ConfigError on a bad config or missing key material; Error when the mode package is broken
+ * @example
+ * const auth = await createAuthMiddleware(await loadConfig('service.yaml'));
+ * app.post('/invoke', auth, express.json(), (req, res) => res.json(req.auth));
+ */
+export async function createAuthMiddleware(
+  config: AuthConfig | object,
+  options: AuthMiddlewareOptions = {},
+): Promise<AuthMiddleware> {
+  const parsed = isParsedAuthConfig(config) ? config : parseAuthConfig(config);
+  const logger = options.logger ?? consoleLogger;
+  const deps: HandlerDeps = { env: options.env ?? process.env, logger, now: options.now ?? Date.now };
+  const { handler } = await loadModeHandler(parsed, deps, options.importModule);
+
+  const middleware = (req: Request, res: Response, next: NextFunction): void => {
+    handler.authenticate(req).then(
+      (context) => {
+        req.auth = context;
+        next();
+      },
+      (error: unknown) => refuse(error, req, res, logger),
+    );
+  };
+  return Object.assign(middleware, { config: parsed, mode: parsed.mode, method: handler.method });
+}
+
+function refuse(error: unknown, req: Request, res: Response, logger: Logger): void {
+  // The body was never read: close the connection rather than drain an unauthenticated upload.
+  if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
+    res.setHeader('Connection', 'close');
+  }
+  if (isAuthError(error)) {
+    res.setHeader('WWW-Authenticate', error.challenge);
+    return sendError(res, error.status, 'unauthorized', error.message);
+  }
+  // A handler must reject with AuthError only; anything else is a bug, and we fail closed.
+  logger.error(`the ${req.method} ${req.path} handler failed (${error instanceof Error ? error.name : typeof error})`);
+  sendError(res, 500, 'internal', 'internal error');
+}
