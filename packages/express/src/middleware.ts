@@ -79,7 +79,8 @@ export async function createAuthMiddleware(
 
 function refuse(error: unknown, req: Request, res: Response, logger: Logger): void {
   // The body was never read: close the connection rather than drain an unauthenticated upload.
-  if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
+  const length = req.headers['content-length'];
+  if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) {
     res.setHeader('Connection', 'close');
   }
   if (isAuthError(error)) {

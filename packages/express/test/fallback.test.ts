@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+describe('JWT mode without @authlayer/jwt installed', () => {
+  let child: ChildProcess;
+  let stderr = '';
+  let ready: { port: number; method: string };
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, ['--import', fixture('hide-packages.mjs'), fixture('jwt-mode-server.mjs')], {
+      env: { ...process.env, AUTHLAYER_HIDE_PACKAGES: '@authlayer/jwt' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+    ready = JSON.parse(line) as { port: number; method: string };
+  });
+
+  afterAll(async () => {
+    child.kill('SIGTERM');
+    if (child.exitCode === null) await once(child, 'exit');
+  });
+
+  it('falls back to the no-auth handler', () => {
+    expect(ready.method).toBe('none');
+  });
+
+  it('warns loudly, naming the package and saying requests are NOT authenticated', () => {
+    expect(stderr.trim().split('\n')).toEqual([
+      '[authlayer] WARNING: auth.mode is "jwt" but the package @authlayer/jwt is not installed: falling back to the ' +
+        'no-auth handler, requests are NOT authenticated. Install @authlayer/jwt to authenticate requests.',
+    ]);
+  });
+
+  it('lets requests through unauthenticated, as documented', async () => {
+    const res = await fetch(`http://127.0.0.1:${ready.port}/invoke`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      method: 'none',
+      userId: null,
+      email: null,
+      name: null,
+      roles: [],
+      permissions: [],
+      scopes: [],
+      tenantId: null,
+    });
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseAuthConfig } from '@authlayer/core';
+import { loadModeHandler, modePackageName } from '../src/load-mode.js';
+import { captureLogger } from './capture-logger.js';
+
+const apiKey = parseAuthConfig({ auth: { mode: 'api_key' } });
+const jwt = parseAuthConfig({ auth: { mode: 'jwt', jwt: { jwks_url: 'http://127.0.0.1:9/jwks' } } });
+const deps = () => ({ env: { SERVICE_API_KEY: 'k' }, logger: captureLogger() });
+
+/** What Node's resolver throws for a package that is not installed. */
+function notFound(name: string, from = '/app/node_modules/@authlayer/express/dist/load-mode.js') {
+  return Object.assign(new Error(`Cannot find package '${name}' imported from ${from}`), { code: 'ERR_MODULE_NOT_FOUND' });
+}
+
+describe('modePackageName', () => {
+  it.each([
+    ['api_key', '@authlayer/api-key'],
+    ['jwt', '@authlayer/jwt'],
+  ] as const)('maps %s to %s', (mode, name) => {
+    expect(modePackageName(mode)).toBe(name);
+  });
+});
+
+describe('loadModeHandler', () => {
+  it('imports the installed mode package by name', async () => {
+    const loaded = await loadModeHandler(apiKey, deps());
+    expect(loaded.fallback).toBe(false);
+    expect(loaded.handler.method).toBe('api_key');
+  });
+
+  it('falls back to no-auth, warning loudly, only when the mode package itself is missing', async () => {
+    const d = deps();
+    const loaded = await loadModeHandler(jwt, d, (name) => Promise.reject(notFound(name)));
+    expect(loaded.fallback).toBe(true);
+    expect(loaded.handler.method).toBe('none');
+    expect(d.logger.lines).toEqual([
+      'warn: auth.mode is "jwt" but the package @authlayer/jwt is not installed: falling back to the no-auth handler, ' +
+        'requests are NOT authenticated. Install @authlayer/jwt to authenticate requests.',
+    ]);
+  });
+
+  it('fails start-up when a dependency of the mode package is missing', async () => {
+    const missingDependency = notFound('jose', '/app/node_modules/@authlayer/jwt/dist/index.js');
+    await expect(loadModeHandler(jwt, deps(), () => Promise.reject(missingDependency))).rejects.toThrow(
+      'cannot load @authlayer/jwt: Error ERR_MODULE_NOT_FOUND',
+    );
+  });
+
+  it.each([
+    ['throws while loading', () => Promise.reject(new SyntaxError('Unexpected token'))],
+    ['throws a non-error', () => Promise.reject('nope')],
+  ])('fails start-up when the package %s', async (_name, importModule) => {
+    await expect(loadModeHandler(jwt, deps(), importModule)).rejects.toThrow(/^cannot load @authlayer\/jwt: /);
+  });
+
+  it.each([
+    ['exports no createHandler', {}],
+    ['exports a createHandler that is not a function', { createHandler: 'x' }],
+    ['is null', null],
+  ])('fails start-up when the package %s', async (_name, module) => {
+    await expect(loadModeHandler(jwt, deps(), () => Promise.resolve(module))).rejects.toThrow(
+      '@authlayer/jwt does not export a createHandler function',
+    );
+  });
+
+  it('passes on what createHandler throws', async () => {
+    await expect(loadModeHandler(apiKey, { env: {}, logger: captureLogger() })).rejects.toMatchObject({
+      name: 'ConfigError',
+      path: 'auth.api_keys.env_var',
+    });
+  });
+});
