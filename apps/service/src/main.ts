@@ -60,12 +60,12 @@ async function main(): Promise<void> {
     server.once('listening', resolve);
     server.once('error', reject);
   });
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : settings.port;
-  consoleLogger.info(`listening on http://${settings.host}:${port} (auth.mode ${config.mode})`);
   const stop = () => server.close(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : settings.port;
+  consoleLogger.info(`listening on http://${settings.host}:${port} (auth.mode ${config.mode})`);
 }
 
 main().catch((error: unknown) => {

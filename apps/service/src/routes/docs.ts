@@ -1,5 +1,12 @@
 import express, { type Router } from 'express';
-import swaggerUi from 'swagger-ui-express';
+import swaggerUi, { type SwaggerUiOptions } from 'swagger-ui-express';
+
+const OPTIONS: SwaggerUiOptions = {
+  customSiteTitle: 'authlayer reference service',
+  // A fixed document URL: swagger-ui-express then ignores a `?url=` from the page's address.
+  swaggerUrl: '/openapi.json',
+  swaggerOptions: { persistAuthorization: false, displayRequestDuration: true },
+};
 
 /**
  * `/docs`: Swagger UI over `/openapi.json`. Its Authorize control offers the document's security
@@ -7,13 +14,6 @@ import swaggerUi from 'swagger-ui-express';
  */
 export function docsRouter(): Router {
   const router = express.Router();
-  router.use(
-    '/docs',
-    swaggerUi.serveFiles(undefined, { swaggerUrl: '/openapi.json' }),
-    swaggerUi.setup(undefined, {
-      customSiteTitle: 'authlayer reference service',
-      swaggerOptions: { url: '/openapi.json', persistAuthorization: false, displayRequestDuration: true },
-    }),
-  );
+  router.use('/docs', swaggerUi.serveFiles(undefined, OPTIONS), swaggerUi.setup(undefined, OPTIONS));
   return router;
 }

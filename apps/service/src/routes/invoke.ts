@@ -21,9 +21,10 @@ export function invokeRouter(auth: AuthMiddleware): Router {
 }
 
 const requireJsonBody: RequestHandler = (req, _res, next) => {
-  // req.is() is null when the request has no body at all.
+  // req.is() is null when the request has no body at all; an empty one without a type is no body either.
   const type = req.is(JSON_TYPES);
-  if (type === null) return next(httpError(400, 'invalid_request', 'the request body must be a JSON object'));
+  const empty = req.headers['content-length'] === '0' && req.headers['content-type'] === undefined;
+  if (type === null || empty) return next(httpError(400, 'invalid_request', 'the request body must be a JSON object'));
   if (type === false) return next(httpError(415, 'unsupported_media_type', 'the content type must be application/json'));
   next();
 };

@@ -19,19 +19,19 @@ export async function loadConfig(path: string): Promise<AuthConfig> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new ConfigError({ path: 'config', message: `cannot read ${path} (${code})` });
+    throw new ConfigError({ path: '', message: `cannot read ${path} (${code})` });
   }
   return parseAuthConfig(parseYaml(text, path));
 }
 
 /** Parses YAML text; a syntax error becomes a ConfigError that names the file and line. */
 export function parseYaml(text: string, source = 'config'): unknown {
-  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   const [error] = document.errors;
   if (error !== undefined) {
     const line = error.linePos?.[0]?.line;
     const where = line === undefined ? source : `${source}, line ${line}`;
-    throw new ConfigError({ path: 'config', message: `${where}: not valid YAML (${error.code})` });
+    throw new ConfigError({ path: '', message: `${where}: not valid YAML (${error.code})` });
   }
   return document.toJS({ maxAliasCount: 100 });
 }

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { once } from 'node:events';
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { createApp } from '../src/app.js';
+import { captureLogger } from './capture-logger.js';
+
+const KEY = 'Zq7-api-key-for-hostile-tests-0001';
+const SAME_LENGTH = 'x'.repeat(KEY.length);
+const LAST_CHAR = `${KEY.slice(0, -1)}2`;
+const UNICODE_KEY = 'ключ-🔑-schlüssel';
+const CHALLENGE_MISSING = 'ApiKey realm="authlayer", header="X-API-Key", Bearer realm="authlayer"';
+const CHALLENGE_INVALID =
+  'ApiKey realm="authlayer", header="X-API-Key", Bearer realm="authlayer", error="invalid_token", error_description="the credentials are not valid"';
+
+const logger = captureLogger();
+const env = { SERVICE_API_KEY: KEY, PROD_API_KEY: UNICODE_KEY, CUSTOM_KEY: KEY };
+
+async function appFor(apiKeys: object) {
+  return createApp({ auth: { mode: 'api_key', api_keys: apiKeys } }, { env, logger });
+}
+
+type Headers = Record<string, string>;
+const invoke = async (app: Awaited<ReturnType<typeof appFor>>, headers: Headers) =>
+  request(app).post('/invoke').set(headers).send({ query: 'q' });
+
+describe('API key mode over HTTP: hostile and edge cases', () => {
+  let app: Awaited<ReturnType<typeof appFor>>;
+  beforeAll(async () => {
+    app = await appFor({});
+  });
+
+  it.each<[string, Headers, number, string | undefined]>([
+    ['the right key', { 'X-API-Key': KEY }, 200, undefined],
+    ['the header name in lower case', { 'x-api-key': KEY }, 200, undefined],
+    ['the header name in upper case', { 'X-API-KEY': KEY }, 200, undefined],
+    ['a wrong key of the same length', { 'X-API-Key': SAME_LENGTH }, 401, CHALLENGE_INVALID],
+    ['a key differing in the last character', { 'X-API-Key': LAST_CHAR }, 401, CHALLENGE_INVALID],
+    ['a prefix of the key', { 'X-API-Key': KEY.slice(0, -1) }, 401, CHALLENGE_INVALID],
+    ['the key with one more character', { 'X-API-Key': `${KEY}x` }, 401, CHALLENGE_INVALID],
+    ['the key in the wrong case', { 'X-API-Key': KEY.toUpperCase() }, 401, CHALLENGE_INVALID],
+    ['no credentials', {}, 401, CHALLENGE_MISSING],
+    ['an empty header', { 'X-API-Key': '' }, 401, CHALLENGE_MISSING],
+    ['an empty header and the right Bearer key', { 'X-API-Key': '', Authorization: `Bearer ${KEY}` }, 200, undefined],
+    ['a wrong header and the right Bearer key', { 'X-API-Key': 'wrong', Authorization: `Bearer ${KEY}` }, 401, CHALLENGE_INVALID],
+    ['the right header and a wrong Bearer key', { 'X-API-Key': KEY, Authorization: 'Bearer wrong' }, 200, undefined],
+    ['the key under Basic', { Authorization: `Basic ${Buffer.from(`u:${KEY}`).toString('base64')}` }, 401, CHALLENGE_MISSING],
+    ['the Bearer scheme in lower case', { Authorization: `bearer ${KEY}` }, 200, undefined],
+    ['Bearer without a token', { Authorization: 'Bearer' }, 401, CHALLENGE_INVALID],
+    ['Bearer with two tokens', { Authorization: `Bearer ${KEY} ${KEY}` }, 401, CHALLENGE_INVALID],
+    ['a huge key (8 KiB)', { 'X-API-Key': 'k'.repeat(8192) }, 401, CHALLENGE_INVALID],
+    ['the key in another header', { 'X-Api-Token': KEY }, 401, CHALLENGE_MISSING],
+  ])('%s → %i', async (_name, headers, status, challenge) => {
+    const res = await invoke(app, headers);
+    expect(res.status).toBe(status);
+    expect(res.headers['www-authenticate']).toBe(challenge);
+    if (status === 401) expect(res.body).toEqual({ error: 'unauthorized', message: expect.any(String) });
+    expect(JSON.stringify(res.body)).not.toContain(KEY);
+    expect(JSON.stringify(res.headers)).not.toContain(KEY);
+  });
+
+  it('with allow_bearer false, refuses the key as a Bearer token and offers only the header', async () => {
+    const strict = await appFor({ allow_bearer: false });
+    const res = await invoke(strict, { Authorization: `Bearer ${KEY}` }).then((r) => r);
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('ApiKey realm="authlayer", header="X-API-Key"');
+    await invoke(strict, { 'X-API-Key': KEY }).then((r) => expect(r.status).toBe(200));
+  });
+
+  it('reads a custom header, given in mixed case, and not the default one', async () => {
+    const custom = await appFor({ header: 'X-Custom-Key', env_var: 'CUSTOM_KEY' });
+    expect((await invoke(custom, { 'x-custom-key': KEY })).status).toBe(200);
+    const res = await invoke(custom, { 'X-API-Key': KEY });
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('ApiKey realm="authlayer", header="X-Custom-Key", Bearer realm="authlayer"');
+  });
+
+  it('reads <PREFIX>_API_KEY when a prefix is set, not env_var', async () => {
+    const prod = await appFor({ prefix: 'prod' });
+    const res = await invoke(prod, { 'X-API-Key': KEY });
+    expect(res.status).toBe(401);
+  });
+
+  it('never logged a line, and so no key', () => {
+    expect(logger.lines).toEqual([]);
+  });
+});
+
+describe('API key mode over raw HTTP: a UTF-8 key', () => {
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    server = http.createServer(await appFor({ prefix: 'prod' })).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  /** Sends the key's UTF-8 bytes as they are, the way a client that does not check would. */
+  const send = (key: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/invoke' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.setHeader('Content-Type', 'application/json');
+      req.setHeader('X-API-Key', Buffer.from(key, 'utf8').toString('latin1'));
+      // A Buffer body keeps Node from re-encoding the Latin-1 header string as UTF-8.
+      req.end(Buffer.from('{"query":"q"}'));
+    });
+
+  it('matches the same bytes', async () => {
+    expect(await send(UNICODE_KEY)).toBe(200);
+  });
+
+  it.each([['one character different', 'ключ-🔑-schlüsseL'], ['another emoji', 'ключ-🔒-schlüssel'], ['NFD form', UNICODE_KEY.normalize('NFD')]])(
+    'refuses a key %s',
+    async (_name, key) => {
+      expect(await send(key)).toBe(401);
+    },
+  );
+});

@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI, as `pnpm start` runs it. */
+export const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+const folder = mkdtempSync(join(tmpdir(), 'authlayer-cli-'));
+let count = 0;
+
+/** Writes a config file into a temp folder and returns its path. */
+export function writeConfig(text: string): string {
+  const path = join(folder, `config-${++count}.yaml`);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A clean environment: only what the test gives, plus PATH. */
+const baseEnv = (env: Record<string, string>) => ({ PATH: process.env.PATH ?? '', ...env });
+
+/** Runs the CLI to its exit. */
+export async function runToExit(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+/** Starts the CLI on port 0 and resolves once it listens, with its base URL. */
+export async function startService(args: string[], env: Record<string, string> = {}) {
+  const child: ChildProcess = spawn(process.execPath, [MAIN, ...args], {
+    env: baseEnv({ PORT: '0', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const reader = createInterface({ input: child.stderr! });
+  reader.on('line', (line) => lines.push(line));
+  const [first] = (await once(reader, 'line')) as [string];
+  const match = /listening on (http:\/\/[^ ]+)/.exec(first);
+  if (match === null) throw new Error(`the service did not start: ${first}`);
+  const stop = async () => {
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'close')) as [number | null];
+    return code;
+  };
+  return { url: match[1]!, lines, stop };
+}

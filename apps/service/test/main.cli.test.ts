@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { request as httpRequest } from 'node:http';
+import { runToExit, startService, writeConfig } from './cli.js';
+
+const KEY = 'cli-test-key-5f1c0e9a';
+const API_KEY_CONFIG = 'auth:\n  mode: api_key\n';
+
+/** The contract: exit code not 0, exactly one line on stderr, no stack trace. */
+function expectOneLineFailure(result: { code: number | null; stderr: string }, mentions: string) {
+  expect(result.code).not.toBe(0);
+  expect(result.code).not.toBeNull();
+  const lines = result.stderr.split('\n').filter((line) => line !== '');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^authlayer: /);
+  expect(lines[0]).toContain(mentions);
+  expect(result.stderr).not.toMatch(/^\s*at /m);
+}
+
+describe('start-up failures of the CLI', () => {
+  it.each([
+    ['the config file is missing', null, {}, 'cannot read', ['--config', '/nonexistent/authlayer.yaml']],
+    ['the YAML is broken (names the line)', 'auth:\n\tmode: api_key\n', {}, 'line 2: not valid YAML (TAB_AS_INDENT)', []],
+    ['a YAML key is repeated', 'auth:\n  mode: api_key\n  mode: jwt\n', {}, 'line 3: not valid YAML (DUPLICATE_KEY)', []],
+    ['auth.mode is unknown', 'auth:\n  mode: oauth9\n', {}, 'auth.mode: must be one of: api_key, jwt', []],
+    ['the header is empty', 'auth:\n  api_keys:\n    header: ""\n', {}, 'auth.api_keys.header: must not be empty', []],
+    ['the header is over 64 characters', `auth:\n  api_keys:\n    header: ${'X'.repeat(65)}\n`, {}, 'auth.api_keys.header: must be at most 64 characters', []],
+    ['leeway_seconds is 301', 'auth:\n  mode: jwt\n  jwt:\n    jwks_url: http://127.0.0.1:9/k\n    leeway_seconds: 301\n', {}, 'auth.jwt.leeway_seconds: must be 0 to 300', []],
+    ['leeway_seconds is -1', 'auth:\n  jwt:\n    leeway_seconds: -1\n', {}, 'auth.jwt.leeway_seconds: must be 0 to 300', []],
+    ['an algorithm is not in the table', 'auth:\n  jwt:\n    algorithms: [RS256, none]\n', {}, 'auth.jwt.algorithms[1]: must be one of', []],
+    ['a field has the wrong type', 'auth:\n  api_keys:\n    allow_bearer: "yes"\n', {}, 'auth.api_keys.allow_bearer: must be a boolean', []],
+    ['a field is unknown', 'auth:\n  api_keys:\n    headers: X-Key\n', {}, 'auth.api_keys.headers: unknown field', []],
+    ['the auth section is missing', 'roles: []\n', {}, 'auth: is required', []],
+    ['jwt mode has no key source', 'auth:\n  mode: jwt\n', {}, 'auth.jwt: jwt mode needs jwks_url or public_key_env', []],
+    ['the expected key is unset', API_KEY_CONFIG, {}, 'SERVICE_API_KEY is unset or empty', []],
+    ['the expected key is empty', API_KEY_CONFIG, { SERVICE_API_KEY: '' }, 'SERVICE_API_KEY is unset or empty', []],
+    ['the prefixed key is unset', 'auth:\n  api_keys:\n    prefix: staging\n', { SERVICE_API_KEY: KEY }, 'STAGING_API_KEY is unset or empty', []],
+    ['an option is unknown', API_KEY_CONFIG, { SERVICE_API_KEY: KEY }, "Unknown option '--nope'", ['--nope']],
+    ['PORT is not a port', API_KEY_CONFIG, { SERVICE_API_KEY: KEY, PORT: '80a' }, 'PORT must be an integer from 0 to 65535', []],
+  ])('%s', async (_name, yaml, env, mentions, args) => {
+    const configArgs = yaml === null ? [] : ['--config', writeConfig(yaml)];
+    const result = await runToExit([...configArgs, ...args], env as Record<string, string>);
+    expectOneLineFailure(result, mentions);
+    expect(result.stderr).not.toContain(KEY);
+  });
+
+  it('reports several broken rules on one line', async () => {
+    const yaml = `auth:\n  api_keys:\n    header: ""\n  jwt:\n    leeway_seconds: 999\n`;
+    const result = await runToExit(['--config', writeConfig(yaml)]);
+    expectOneLineFailure(result, 'auth.api_keys.header: must not be empty; auth.jwt.leeway_seconds: must be 0 to 300');
+  });
+
+  it('takes SERVICE_CONFIG when there is no --config, and --config over SERVICE_CONFIG', async () => {
+    const bad = writeConfig('auth:\n  mode: nope\n');
+    expectOneLineFailure(await runToExit([], { SERVICE_CONFIG: bad }), 'auth.mode');
+    const good = writeConfig(API_KEY_CONFIG);
+    const service = await startService(['--config', good], { SERVICE_CONFIG: bad, SERVICE_API_KEY: KEY });
+    expect(await service.stop()).toBe(0);
+  });
+});
+
+describe('the running CLI', () => {
+  let service: Awaited<ReturnType<typeof startService>>;
+  beforeAll(async () => {
+    service = await startService([], { SERVICE_API_KEY: KEY });
+  });
+  afterAll(async () => {
+    await service.stop();
+  });
+
+  it('serves the default service.yaml (API key mode) on 127.0.0.1', async () => {
+    expect(service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const health = await fetch(`${service.url}/healthz`);
+    expect(await health.json()).toEqual({ status: 'ok', auth: { mode: 'api_key', handler: 'api_key' } });
+    const ok = await fetch(`${service.url}/invoke`, {
+      method: 'POST',
+      headers: { 'X-API-Key': KEY, 'Content-Type': 'application/json' },
+      body: '{"query":"cli"}',
+    });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { query: string }).query).toBe('cli');
+    const refused = await fetch(`${service.url}/invoke`, { method: 'POST', headers: { 'X-API-Key': 'nope' } });
+    expect(refused.status).toBe(401);
+  });
+
+  it('answers a header over 16 KiB with a JSON 431, not a bare socket close', async () => {
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${service.url}/invoke`, { method: 'POST', headers: { 'X-API-Key': 'k'.repeat(20_000) } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(431);
+    expect(JSON.parse(body)).toEqual({ error: 'invalid_request', message: 'the request headers are too large' });
+  });
+
+  it('logged only that it listens: no key, no stack', () => {
+    expect(service.lines).toEqual([expect.stringMatching(/^\[authlayer\] listening on http:\/\/127\.0\.0\.1:\d+ \(auth\.mode api_key\)$/)]);
+  });
+});
