@@ -3,30 +3,15 @@ import { ConfigError } from '../src/config/config-error.js';
 import { JWT_ALGORITHMS } from '../src/config/defaults.js';
 import { isParsedAuthConfig, parseAuthConfig } from '../src/config/parse-auth-config.js';
 
+// The spec's defaults, written out here (not imported) so that a wrong default fails a test.
 const DEFAULT_API_KEYS = {
-  envVar: 'SERVICE_API_KEY',
-  prefix: null,
-  header: 'X-API-Key',
-  allowBearer: true,
-  enabled: true,
-  rotationDays: 30,
+  envVar: 'SERVICE_API_KEY', prefix: null, header: 'X-API-Key', allowBearer: true, enabled: true, rotationDays: 30,
 };
 const DEFAULT_CLAIMS = {
-  userId: 'sub',
-  email: 'email',
-  name: 'name',
-  roles: 'roles',
-  permissions: 'permissions',
-  scopes: 'scope',
-  tenantId: null,
+  userId: 'sub', email: 'email', name: 'name', roles: 'roles', permissions: 'permissions', scopes: 'scope', tenantId: null,
 };
 const DEFAULT_JWT = {
-  jwksUrl: null,
-  publicKeyEnv: null,
-  issuer: null,
-  audience: null,
-  algorithms: ['RS256'],
-  leewaySeconds: 30,
+  jwksUrl: null, publicKeyEnv: null, issuer: null, audience: null, algorithms: ['RS256'], leewaySeconds: 30,
   claims: DEFAULT_CLAIMS,
 };
 
