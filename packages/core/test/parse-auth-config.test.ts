@@ -330,9 +330,10 @@ describe('parseAuthConfig: refused configs', () => {
     ]);
   });
 
-  it('reports the cross-field rules together', () => {
-    const raw = { auth: { mode: 'jwt', jwt: { ...jwks, public_key_env: 'PEM', algorithms: ['HS384'] } } };
-    expect(configErrorOf(raw).issues.map((issue) => issue.path)).toEqual(['auth.jwt', 'auth.jwt.algorithms']);
+  it('reports the cross-field rules together, and with a field issue', () => {
+    const raw = { auth: { mode: 'jwt', api_keys: { header: '' }, jwt: { ...jwks, public_key_env: 'P', algorithms: ['HS384'] } } };
+    const paths = ['auth.api_keys.header', 'auth.jwt', 'auth.jwt.algorithms'];
+    expect(configErrorOf(raw).issues.map((issue) => issue.path)).toEqual(paths);
   });
 
   it('never echoes a refused value in the message', () => {
