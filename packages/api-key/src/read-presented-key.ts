@@ -15,7 +15,10 @@ const ABSENT: PresentedKey = Object.freeze({ kind: 'absent' });
  * @param headerName - the configured header, any case (Node gives header names in lower case)
  */
 export function readPresentedKey(request: AuthRequest, headerName: string, allowBearer: boolean): PresentedKey {
-  const value = request.headers[headerName.toLowerCase()];
+  const name = headerName.toLowerCase();
+  // Own properties only: Node's headers object inherits from Object.prototype, and names such as
+  // `constructor` are valid header names, so a plain lookup would return a function.
+  const value = Object.hasOwn(request.headers, name) ? request.headers[name] : undefined;
   // Node joins repeated custom headers with ", ", so an array only comes from a hand-made request.
   if (Array.isArray(value)) return { kind: 'malformed' };
   if (value !== undefined && value !== '') return { kind: 'key', key: value };

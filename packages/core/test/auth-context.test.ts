@@ -1,18 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { createAuthContext } from '../src/auth-context.js';
+import { emptyContext } from './empty-context.js';
 
 describe('createAuthContext', () => {
   it('fills every missing field with null or an empty list', () => {
-    expect(createAuthContext({ method: 'none' })).toEqual({
-      method: 'none',
-      userId: null,
-      email: null,
-      name: null,
-      roles: [],
-      permissions: [],
-      scopes: [],
-      tenantId: null,
-    });
+    expect(createAuthContext({ method: 'none' })).toEqual(emptyContext('none'));
   });
 
   it('keeps the given fields, drops duplicates in order, and serialises to the contract shape', () => {

@@ -104,7 +104,9 @@ function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  return typeof value === 'number' && !Number.isInteger(value) ? 'a fraction' : `a ${typeof value}`;
+  if (typeof value !== 'number' || Number.isInteger(value)) return `a ${typeof value}`;
+  // YAML's .nan and .inf are numbers too, but calling them "a fraction" would mislead.
+  return Number.isFinite(value) ? 'a fraction' : String(value);
 }
 
 /** `['roles', 0, 'name']` becomes `roles[0].name`; the root is `config`. */

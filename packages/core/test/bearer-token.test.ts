@@ -1,0 +1,56 @@
+import { describe, expect, it } from '@jest/globals';
+import { readBearerToken } from '../src/bearer-token.js';
+
+type Authorization = string | string[] | undefined;
+const read = (authorization: Authorization, extra: Record<string, string> = {}) =>
+  readBearerToken({ headers: { ...extra, authorization } });
+
+describe('readBearerToken', () => {
+  it.each<[string, Authorization]>([
+    ['no header', undefined],
+    ['an empty header', ''],
+    ['the Basic scheme', 'Basic dXNlcjpwYXNz'],
+    ['the Digest scheme', 'Digest username="a"'],
+    ['a scheme that starts with Bearer', 'Bearerabc'],
+    ['a tab instead of a space', 'Bearer\tabc'],
+  ])('is absent for %s', (_name, authorization) => {
+    expect(read(authorization)).toEqual({ kind: 'absent' });
+  });
+
+  it('is absent when only another header holds a token', () => {
+    expect(readBearerToken({ headers: { 'x-api-key': 'Bearer abc' } })).toEqual({ kind: 'absent' });
+  });
+
+  it.each<[string, Authorization, string]>([
+    ['Bearer', 'Bearer abc.def-ghi_jkl~mno+pqr/stu', 'abc.def-ghi_jkl~mno+pqr/stu'],
+    ['bearer in lower case', 'bearer abc', 'abc'],
+    ['BEARER in upper case', 'BEARER abc', 'abc'],
+    ['extra spaces around the token', 'Bearer    abc  ', 'abc'],
+    ['trailing = padding', 'Bearer abc==', 'abc=='],
+    ['a JWT', 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig', 'eyJhbGciOiJIUzI1NiJ9.e30.sig'],
+  ])('reads the token with %s', (_name, authorization, token) => {
+    expect(read(authorization)).toEqual({ kind: 'token', token });
+  });
+
+  it.each<[string, Authorization]>([
+    ['the scheme alone', 'Bearer'],
+    ['an empty token', 'Bearer '],
+    ['only spaces', 'Bearer    '],
+    ['two tokens', 'Bearer abc def'],
+    ['a quote', 'Bearer ab"c'],
+    ['a comma', 'Bearer abc,def'],
+    ['padding in the middle', 'Bearer ab=c'],
+    ['padding only', 'Bearer ='],
+    ['non-ASCII', 'Bearer ключ'],
+    ['a control character', 'Bearer abc\u0000'],
+    ['an array of headers', ['Bearer abc', 'Bearer def']],
+    ['an array of one header', ['Bearer abc']],
+  ])('is malformed for %s', (_name, authorization) => {
+    expect(read(authorization)).toEqual({ kind: 'malformed' });
+  });
+
+  it('returns frozen shared results for absent and malformed', () => {
+    expect(Object.isFrozen(read(undefined))).toBe(true);
+    expect(read('Bearer')).toBe(read('bearer a b'));
+  });
+});

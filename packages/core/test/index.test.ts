@@ -1,0 +1,39 @@
+import { describe, expect, it } from '@jest/globals';
+import * as core from '../src/index.js';
+
+describe('@authlayer/core public API', () => {
+  it('exports exactly the documented values', () => {
+    expect(Object.keys(core).sort()).toEqual([
+      'AUTH_FAILURE_DESCRIPTION',
+      'AUTH_MODES',
+      'AuthError',
+      'ConfigError',
+      'DEFAULTS',
+      'EC_ALGORITHMS',
+      'HMAC_ALGORITHMS',
+      'JWT_ALGORITHMS',
+      'REALM',
+      'RSA_ALGORITHMS',
+      'apiKeyChallenge',
+      'bearerChallenge',
+      'configSchema',
+      'createAuthContext',
+      'createNoAuthHandler',
+      'createPermissionResolver',
+      'isAuthError',
+      'isConfigError',
+      'isParsedAuthConfig',
+      'loadConfig',
+      'parseAuthConfig',
+      'parseYaml',
+      'readBearerToken',
+    ]);
+  });
+
+  it('lists the modes and keeps DEFAULTS frozen', () => {
+    expect(core.AUTH_MODES).toEqual(['api_key', 'jwt']);
+    expect(Object.isFrozen(core.DEFAULTS)).toBe(true);
+    expect(Object.isFrozen(core.DEFAULTS.apiKeys)).toBe(true);
+    expect(Object.isFrozen(core.DEFAULTS.jwt.algorithms)).toBe(true);
+  });
+});
