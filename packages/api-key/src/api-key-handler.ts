@@ -70,5 +70,9 @@ function readExpectedKey(variable: string, config: AuthConfig, deps: HandlerDeps
   if (value.trim() !== value) {
     throw new ConfigError({ path, message: `environment variable ${variable} starts or ends with white space` });
   }
+  // RFC 9110 §5.5: a field value holds no control character but HTAB, so such a key could never arrive.
+  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) {
+    throw new ConfigError({ path, message: `environment variable ${variable} holds a control character` });
+  }
   return Buffer.from(value, 'utf8');
 }

@@ -220,6 +220,9 @@ describe('createApiKeyHandler: where the expected key comes from', () => {
     ['leading space', {}, { SERVICE_API_KEY: ` ${KEY}` }, 'auth.api_keys.env_var', 'environment variable SERVICE_API_KEY starts or ends with white space'],
     ['trailing newline', {}, { SERVICE_API_KEY: `${KEY}\n` }, 'auth.api_keys.env_var', 'environment variable SERVICE_API_KEY starts or ends with white space'],
     ['only a tab', { prefix: 'prod' }, { PROD_API_KEY: '\t' }, 'auth.api_keys.prefix', 'environment variable PROD_API_KEY starts or ends with white space'],
+    ['holding a newline inside', {}, { SERVICE_API_KEY: 'abc\ndef' }, 'auth.api_keys.env_var', 'environment variable SERVICE_API_KEY holds a control character'],
+    ['holding a NUL inside', {}, { SERVICE_API_KEY: 'abc\u0000def' }, 'auth.api_keys.env_var', 'environment variable SERVICE_API_KEY holds a control character'],
+    ['holding DEL inside', {}, { SERVICE_API_KEY: 'abc\u007fdef' }, 'auth.api_keys.env_var', 'environment variable SERVICE_API_KEY holds a control character'],
   ])('refuses to start when the key is %s, naming the variable', async (_name, apiKeys, env, path, message) => {
     const error = await configErrorOf(apiKeys, env);
     expect(error.issues).toEqual([{ path, message }]);

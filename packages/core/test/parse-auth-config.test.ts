@@ -277,11 +277,17 @@ const refused: RefusedCase[] = [
     message: 'must be an environment variable name (letters, digits, _)',
   })),
   { name: 'public_key_env with a dash', raw: jwt({ public_key_env: 'JWT-PEM' }), path: 'auth.jwt.public_key_env', message: 'must be an environment variable name (letters, digits, _)' },
-  ...['_prod', 'prod-eu', '', 'prod.eu', 'préprod'].map((prefix) => ({
+  ...['_prod', '1prod', 'prod-eu', '', 'prod.eu', 'préprod'].map((prefix) => ({
     name: `prefix ${JSON.stringify(prefix)}`,
     raw: apiKeys({ prefix }),
     path: 'auth.api_keys.prefix',
-    message: 'must be letters, digits and _ (it names the variable <PREFIX>_API_KEY)',
+    message: 'must be a letter, then letters, digits and _ (it names the variable <PREFIX>_API_KEY)',
+  })),
+  ...['Authorization', 'authorization', 'AUTHORIZATION'].map((header) => ({
+    name: `header ${header}`,
+    raw: apiKeys({ header }),
+    path: 'auth.api_keys.header',
+    message: 'must not be Authorization (use allow_bearer)',
   })),
   // jwks_url
   ...['ftp://idp.example.com/jwks', 'file:///etc/jwks.json', 'not a url', 'idp.example.com/jwks'].map((url) => ({

@@ -4,7 +4,7 @@ import { AUTH_MODES, DEFAULTS, HMAC_ALGORITHMS, JWT_ALGORITHMS } from './default
 // RFC 9110 §5.6.2: a field name is a token.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const PREFIX = /^[A-Za-z0-9][A-Za-z0-9_]*$/;
+const PREFIX = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 const text = z.string().min(1, 'must not be empty');
 const envVarName = z.string().regex(ENV_VAR_NAME, 'must be an environment variable name (letters, digits, _)');
@@ -17,7 +17,7 @@ const apiKeysSchema = z
     env_var: envVarName.default(DEFAULTS.apiKeys.envVar),
     prefix: z
       .string()
-      .regex(PREFIX, 'must be letters, digits and _ (it names the variable <PREFIX>_API_KEY)')
+      .regex(PREFIX, 'must be a letter, then letters, digits and _ (it names the variable <PREFIX>_API_KEY)')
       .nullable()
       .default(null),
     header: z
@@ -25,6 +25,8 @@ const apiKeysSchema = z
       .min(1, 'must not be empty')
       .max(DEFAULTS.headerMaxLength, `must be at most ${DEFAULTS.headerMaxLength} characters`)
       .regex(HEADER_NAME, 'must be a valid HTTP header name')
+      // The Authorization header carries `Bearer <key>`, never a bare key: that is what allow_bearer is for.
+      .refine((name) => name.toLowerCase() !== 'authorization', 'must not be Authorization (use allow_bearer)')
       .default(DEFAULTS.apiKeys.header),
     allow_bearer: z.boolean().default(DEFAULTS.apiKeys.allowBearer),
     enabled: z.boolean().default(DEFAULTS.apiKeys.enabled),
