@@ -70,12 +70,14 @@ describe('--check with a valid config and its key material', () => {
 });
 
 describe('--check with a broken config or missing key material', () => {
-  it.each([
+  // yaml null: the service's own config; undefined: a file that does not exist.
+  const broken: { name: string; yaml: string | null | undefined; env: Record<string, string>; says: string }[] = [
     { name: 'the key variable is unset', yaml: null, env: {}, says: 'SERVICE_API_KEY' },
     { name: 'a header over 64 characters', yaml: `auth:\n  api_keys:\n    header: ${'x'.repeat(65)}\n`, env: { SERVICE_API_KEY: SECRET }, says: 'auth.api_keys.header' },
     { name: 'an unknown field', yaml: 'auth:\n  mode: api_key\n  colour: blue\n', env: { SERVICE_API_KEY: SECRET }, says: 'auth.colour' },
     { name: 'a missing file', yaml: undefined, env: {}, says: 'cannot read' },
-  ])('exits 1 with one line naming the problem when $name', ({ name, yaml, env, says }) => {
+  ];
+  it.each(broken)('exits 1 with one line naming the problem when $name', ({ name, yaml, env, says }) => {
     const path = yaml === null ? SERVICE_YAML : yaml === undefined ? join(work, 'missing.yaml') : writeConfig(`${name}.yaml`, yaml);
     const result = check(['--config', path], env);
     expect(result.status).toBe(1);
