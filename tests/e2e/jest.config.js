@@ -4,5 +4,6 @@ import preset from '../../jest.preset.js';
 export default {
   ...preset,
   testTimeout: 60_000,
+  verbose: true,
   collectCoverageFrom: [],
 };
