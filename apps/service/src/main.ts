@@ -6,12 +6,15 @@ import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createApp } from './app.js';
+import { checkConfig } from './check-config.js';
 
 /** What the command line and the environment ask for. */
 interface Settings {
   readonly configPath: string;
   readonly port: number;
   readonly host: string;
+  /** `--check`: validate the config and the key material, print the resolved settings, exit. */
+  readonly check: boolean;
 }
 
 const DEFAULT_CONFIG = fileURLToPath(new URL('../service.yaml', import.meta.url));
@@ -19,11 +22,11 @@ const DEFAULT_CONFIG = fileURLToPath(new URL('../service.yaml', import.meta.url)
 class UsageError extends Error {}
 
 function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
-  let values: { config?: string | undefined };
+  let values: { config?: string | undefined; check?: boolean | undefined };
   try {
-    ({ values } = parseArgs({ args: argv, options: { config: { type: 'string' } }, strict: true }));
+    ({ values } = parseArgs({ args: argv, options: { config: { type: 'string' }, check: { type: 'boolean' } }, strict: true }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message} (usage: main.js [--config PATH])`);
+    throw new UsageError(`${(error as Error).message} (usage: main.js [--config PATH] [--check])`);
   }
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('PORT must be an integer from 0 to 65535');
@@ -31,6 +34,7 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     configPath: values.config ?? (env.SERVICE_CONFIG || DEFAULT_CONFIG),
     port,
     host: env.HOST || '127.0.0.1',
+    check: values.check === true,
   };
 }
 
@@ -53,6 +57,11 @@ function answerClientErrors(server: Server): void {
 async function main(): Promise<void> {
   const settings = readSettings(process.argv.slice(2), process.env);
   const config = await loadConfig(settings.configPath);
+  if (settings.check) {
+    const report = await checkConfig(settings.configPath, config, { logger: consoleLogger });
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
   const app = await createApp(config, { logger: consoleLogger });
   const server = app.listen(settings.port, settings.host);
   answerClientErrors(server);

@@ -1,0 +1,57 @@
+import { expectedKeyVariable } from '@authlayer/api-key';
+import type { AuthConfig } from '@authlayer/core';
+import { resolve } from 'node:path';
+import { createAuthMiddleware, type AuthMiddlewareOptions } from '@authlayer/express';
+
+/** What `--check` prints: the resolved settings in the YAML's own (snake_case) shape. */
+export interface CheckReport {
+  readonly config: string;
+  /** The handler that would run: the mode, or `none` for the no-auth fallback. */
+  readonly handler: string;
+  /** The environment variables holding key material, by NAME, with whether they are set; never a value. */
+  readonly key_material: Readonly<Record<string, 'set' | 'unset'>>;
+  readonly auth: unknown;
+  readonly roles: unknown;
+}
+
+/**
+ * `main.js --check`: builds the middleware exactly as a start would (so missing key material and a
+ * missing mode package are reported the same way), then describes the resolved config with every
+ * default filled in. The config holds variable names, not secrets; the report adds no value of
+ * any variable, and hides the user and password of a `jwks_url`.
+ *
+ * @throws ConfigError when the key material is missing; Error when the mode package is broken
+ */
+export async function checkConfig(path: string, config: AuthConfig, options: AuthMiddlewareOptions): Promise<CheckReport> {
+  const auth = await createAuthMiddleware(config, options);
+  const env = options.env ?? process.env;
+  const names = keyMaterialVariables(config);
+  const keyMaterial = Object.fromEntries(names.map((name) => [name, env[name] ? 'set' : 'unset'] as const));
+  const { roles, ...rest } = config;
+  const resolved = toSnakeCase(rest) as { jwt: { jwks_url: string | null } };
+  resolved.jwt.jwks_url = hideUserInfo(resolved.jwt.jwks_url);
+  return { config: resolve(path), handler: auth.method, key_material: keyMaterial, auth: resolved, roles: toSnakeCase(roles) };
+}
+
+function keyMaterialVariables(config: AuthConfig): string[] {
+  if (config.mode === 'api_key') return config.apiKeys.enabled ? [expectedKeyVariable(config)] : [];
+  return config.jwt.publicKeyEnv === null ? [] : [config.jwt.publicKeyEnv];
+}
+
+/** camelCase keys back to the YAML's snake_case (`allowBearer` → `allow_bearer`). */
+function toSnakeCase(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toSnakeCase);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), toSnakeCase(child)]),
+  );
+}
+
+function hideUserInfo(url: string | null): string | null {
+  if (url === null) return null;
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return url;
+  parsed.username = 'redacted';
+  parsed.password = '';
+  return parsed.toString();
+}

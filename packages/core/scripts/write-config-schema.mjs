@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// Build step: writes dist/config.schema.json, the JSON Schema of the config file, from the one
+// zod schema (`configSchema`) that parseAuthConfig uses, so the two are never written twice.
+// Runs after tsc (it imports the compiled schema). Shipped as `@authlayer/core/config.schema.json`.
+import { writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import { configSchema } from '../dist/config/config-schema.js';
+
+// `io: 'input'`: the file as a user writes it, where every field with a default is optional.
+// draft-07 is the draft that yaml-language-server and most editors understand best.
+const generated = z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7', unrepresentable: 'throw' });
+const { $schema, ...rest } = generated;
+const schema = {
+  $schema,
+  title: 'authlayer config file',
+  description:
+    'The config file of authlayer (auth section and top-level roles). Generated from configSchema in ' +
+    '@authlayer/core; rules spanning several fields (jwt mode needs jwks_url or public_key_env) are checked at start-up.',
+  ...rest,
+};
+const target = new URL('../dist/config.schema.json', import.meta.url);
+writeFileSync(target, `${JSON.stringify(schema, null, 2)}\n`);

@@ -1,0 +1,83 @@
+// The JSON Schema that @authlayer/core ships (generated from configSchema at build time) agrees
+// with parseAuthConfig, and the example configs point editors at it.
+import { describe, expect, it } from '@jest/globals';
+import { parseAuthConfig, parseYaml, DEFAULTS } from '@authlayer/core';
+import { Ajv } from 'ajv';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { REPO_ROOT } from '../scripts/pack.mjs';
+
+const require = createRequire(import.meta.url);
+const SCHEMA_PATH = join(REPO_ROOT, 'packages', 'core', 'dist', 'config.schema.json');
+const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
+// Formats (jwks_url's uri) are an editor's concern; ajv would need ajv-formats for them.
+const validate = new Ajv({ strict: true, allErrors: true, validateFormats: false }).compile(schema);
+
+const SERVICE_DIR = join(REPO_ROOT, 'apps', 'service');
+const EXAMPLES = [
+  join(SERVICE_DIR, 'service.yaml'),
+  ...readdirSync(join(SERVICE_DIR, 'examples')).map((file) => join(SERVICE_DIR, 'examples', file)),
+];
+
+const parses = (raw: unknown) => {
+  try {
+    parseAuthConfig(raw);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('@authlayer/core/config.schema.json', () => {
+  it('is what the package exports under ./config.schema.json', () => {
+    expect(require.resolve('@authlayer/core/config.schema.json')).toBe(SCHEMA_PATH);
+  });
+
+  it('is a draft-07 schema carrying the defaults of the one config schema', () => {
+    expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+    const apiKeys = (schema as any).properties.auth.properties.api_keys.properties;
+    expect(apiKeys.header).toMatchObject({ default: DEFAULTS.apiKeys.header, maxLength: DEFAULTS.headerMaxLength });
+    expect((schema as any).properties.auth.properties.jwt.properties.leeway_seconds).toMatchObject({
+      default: DEFAULTS.jwt.leewaySeconds,
+      minimum: 0,
+      maximum: DEFAULTS.leewayMaxSeconds,
+    });
+  });
+
+  it.each(EXAMPLES.map((path) => ({ path, name: path.slice(REPO_ROOT.length + 1) })))('accepts $name, as parseAuthConfig does', ({ path }) => {
+    const raw = parseYaml(readFileSync(path, 'utf8'), path);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(validate(raw)).toBe(true);
+    expect(parses(raw)).toBe(true);
+  });
+
+  it.each(EXAMPLES.map((path) => ({ path, name: path.slice(REPO_ROOT.length + 1) })))(
+    '$name points yaml-language-server at the schema',
+    ({ path }) => {
+      const [first] = readFileSync(path, 'utf8').split('\n');
+      const match = /^# yaml-language-server: \$schema=(\S+)$/.exec(first ?? '');
+      expect(match).not.toBeNull();
+      expect(resolve(dirname(path), match![1]!)).toBe(SCHEMA_PATH);
+    },
+  );
+
+  const cases: { name: string; raw: unknown; valid: boolean }[] = [
+    { name: 'the minimal API key config', raw: { auth: { mode: 'api_key', api_keys: { env_var: 'MY_KEY' } } }, valid: true },
+    { name: 'a JWT config with claims', raw: { auth: { mode: 'jwt', jwt: { public_key_env: 'PEM', algorithms: ['ES256'], claims: { tenant_id: 'org.id' } } } }, valid: true },
+    { name: 'a header over 64 characters', raw: { auth: { api_keys: { header: 'x'.repeat(65) } } }, valid: false },
+    { name: 'an empty header', raw: { auth: { api_keys: { header: '' } } }, valid: false },
+    { name: 'an unknown field', raw: { auth: { mode: 'api_key', colour: 'blue' } }, valid: false },
+    { name: 'an unknown mode', raw: { auth: { mode: 'oauth2' } }, valid: false },
+    { name: 'leeway_seconds over 300', raw: { auth: { jwt: { leeway_seconds: 301 } } }, valid: false },
+    { name: 'an algorithm not in the spec', raw: { auth: { jwt: { algorithms: ['none'] } } }, valid: false },
+    { name: 'allow_bearer as a string', raw: { auth: { api_keys: { allow_bearer: 'yes' } } }, valid: false },
+    { name: 'a role without a name', raw: { auth: {}, roles: [{ permissions: ['x'] }] }, valid: false },
+    { name: 'no auth section', raw: { roles: [] }, valid: false },
+  ];
+
+  it.each(cases)('decides $name as parseAuthConfig does (valid: $valid)', ({ raw, valid }) => {
+    expect(validate(raw)).toBe(valid);
+    expect(parses(raw)).toBe(valid);
+  });
+});

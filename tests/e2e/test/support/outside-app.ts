@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The user's app, as a user writes it from the contract's Library API. Prints its port. */
+export const SERVER_SOURCE = `import express from 'express';
+import { fileURLToPath } from 'node:url';
+import { createAuthMiddleware } from '@authlayer/express';
+import { loadConfig } from '@authlayer/core';
+
+const config = await loadConfig(fileURLToPath(new URL('./service.yaml', import.meta.url)));
+const auth = await createAuthMiddleware(config);
+const app = express();
+app.post('/invoke', auth, express.json(), (req, res) => res.json(req.auth));
+const server = app.listen(0, '127.0.0.1', () => console.log('listening on port ' + server.address().port));
+process.once('SIGTERM', () => server.close());
+`;
+
+/** The same app in TypeScript: proves the packed types resolve and `req.auth` needs no cast. */
+export const TYPED_SOURCE = `import express from 'express';
+import { createAuthMiddleware } from '@authlayer/express';
+import { loadConfig, type AuthContext } from '@authlayer/core';
+
+const auth = await createAuthMiddleware(await loadConfig('service.yaml'));
+const app = express();
+app.post('/invoke', auth, express.json(), (req, res) => {
+  const context: AuthContext | undefined = req.auth;
+  res.json({ method: context?.method, userId: req.auth?.userId });
+});
+`;
+
+/** A tsconfig as a user of Node ESM writes it. */
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    types: [],
+  },
+  files: ['typed.ts'],
+};
+
+export interface OutsideApp {
+  readonly dir: string;
+}
+
+/**
+ * Creates an app folder (outside the workspace) that depends on the given tarballs and express 5,
+ * writes its config and server, and runs one `npm install` in it.
+ */
+export async function createOutsideApp(dir: string, tarballs: readonly string[], configYaml: string): Promise<OutsideApp> {
+  mkdirSync(dir, { recursive: true });
+  // `npm install <tarball>...` records each under the name in its own package.json, as a user's would.
+  const manifest = { name: 'outside-app', version: '1.0.0', private: true, type: 'module' };
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(dir, 'service.yaml'), configYaml);
+  writeFileSync(join(dir, 'server.mjs'), SERVER_SOURCE);
+  writeFileSync(join(dir, 'typed.ts'), TYPED_SOURCE);
+  writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs, 'express@^5'], {
+    cwd: dir,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return { dir };
+}
