@@ -21,7 +21,7 @@ const isHmac = (alg: JwtAlgorithm): boolean => (HMAC_ALGORITHMS as readonly stri
 /**
  * Reads the key material that `public_key_env` names and prepares one key per allowed algorithm.
  * For RS and ES algorithms the variable holds a PEM public key (SPKI `PUBLIC KEY`, PKCS#1
- * `RSA PUBLIC KEY`, or an X.509 certificate); for HS algorithms it holds the shared secret, used
+ * `RSA PUBLIC KEY`; `\n` escapes count as line breaks); for HS algorithms it holds the shared secret, used
  * as its UTF-8 bytes.
  *
  * @throws ConfigError naming the variable when it is unset or empty, holds no usable key, holds a
@@ -51,7 +51,7 @@ function loadSecret(variable: string, value: string, algorithms: readonly JwtAlg
   if (value.includes('-----BEGIN')) {
     throw new ConfigError({
       path: PATH,
-      message: `environment variable ${variable} holds a PEM key, but ${algorithms.join(', ')} need a shared secret`,
+      message: `environment variable ${variable} holds a PEM key, but HMAC algorithms (${algorithms.join(', ')}) need a shared secret`,
     });
   }
   const secret = new TextEncoder().encode(value);
