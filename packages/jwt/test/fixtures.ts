@@ -50,7 +50,7 @@ export async function staticHandler(
 export async function jwksHandler(
   url: string,
   jwt: Record<string, unknown> = {},
-  jwks: JwtHandlerDeps['jwks'] = { timeoutMs: 300 },
+  jwks: JwtHandlerDeps['jwks'] = { timeoutMs: 2000 },
 ): Promise<{ handler: AuthHandler; logger: CaptureLogger }> {
   const logger = createCaptureLogger();
   const handler = await createJwtHandler(jwtConfig({ jwks_url: url, ...jwt }), { env: {}, logger, now, jwks });

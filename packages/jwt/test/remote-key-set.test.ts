@@ -46,7 +46,8 @@ describe('unknown kids', () => {
     const { handler } = await jwksHandler(jwks.url, { algorithms: ['ES256'] });
     const tokens = await Promise.all(Array.from({ length: 1000 }, () => sign(key, { kid: randomUUID() })));
     const results = await Promise.allSettled(tokens.map((token) => handler.authenticate(bearer(token))));
-    expect(results.every((r) => r.status === 'rejected' && r.reason.reason === 'signature_invalid')).toBe(true);
+    const reasons = results.map((r) => (r.status === 'rejected' ? (r.reason as { reason: string }).reason : 'accepted'));
+    expect([...new Set(reasons)]).toEqual(['signature_invalid']);
     expect(jwks.hits).toBeLessThanOrEqual(2);
     expect(await handler.authenticate(bearer(await sign(key)))).toMatchObject({ userId: 'user-1' });
     expect(jwks.hits).toBeLessThanOrEqual(2);
