@@ -26,5 +26,5 @@ export async function createKeySource(jwt: JwtConfig, deps: KeySourceDeps): Prom
   if (jwt.jwksUrl !== null) return createRemoteKeySet(jwt.jwksUrl, deps.logger, deps.jwks);
   const keys = await loadStaticKeys(jwt.publicKeyEnv as string, jwt.algorithms, deps.env);
   // jose has already refused any `alg` outside `algorithms`, and there is a key for each of those.
-  return (header) => keys.get(header.alg as JwtAlgorithm) as CryptoKey | Uint8Array;
+  return (header) => keys.get(header.alg as JwtAlgorithm) as CryptoKey;
 }

@@ -3,7 +3,7 @@ import { ConfigError, HMAC_ALGORITHMS, type JwtAlgorithm } from '@authlayer/core
 import { importSPKI, type CryptoKey } from 'jose';
 
 /** A verification key per allowed algorithm, made once at start-up. */
-export type StaticKeys = ReadonlyMap<JwtAlgorithm, CryptoKey | Uint8Array>;
+export type StaticKeys = ReadonlyMap<JwtAlgorithm, CryptoKey>;
 
 const PATH = 'auth.jwt.public_key_env';
 const ALGORITHMS_PATH = 'auth.jwt.algorithms';
@@ -47,7 +47,7 @@ export async function loadStaticKeys(
   return hmac.length > 0 ? loadSecret(variable, value, hmac) : loadPublicKey(variable, value, algorithms);
 }
 
-function loadSecret(variable: string, value: string, algorithms: readonly JwtAlgorithm[]): StaticKeys {
+async function loadSecret(variable: string, value: string, algorithms: readonly JwtAlgorithm[]): Promise<StaticKeys> {
   if (value.includes('-----BEGIN')) {
     throw new ConfigError({
       path: PATH,
@@ -55,7 +55,7 @@ function loadSecret(variable: string, value: string, algorithms: readonly JwtAlg
     });
   }
   const secret = new TextEncoder().encode(value);
-  const keys = new Map<JwtAlgorithm, Uint8Array>();
+  const keys = new Map<JwtAlgorithm, CryptoKey>();
   for (const alg of algorithms) {
     const min = HMAC_MIN_BYTES[alg] as number;
     if (secret.length < min) {
@@ -64,7 +64,9 @@ function loadSecret(variable: string, value: string, algorithms: readonly JwtAlg
         message: `environment variable ${variable} holds a secret of ${secret.length} bytes; ${alg} needs at least ${min} (RFC 7518 section 3.2)`,
       });
     }
-    keys.set(alg, secret);
+    // Imported once here, not by jose on every verification.
+    const hash = { name: 'HMAC', hash: `SHA-${alg.slice(2)}` };
+    keys.set(alg, await crypto.subtle.importKey('raw', secret, hash, false, ['verify']));
   }
   return keys;
 }
