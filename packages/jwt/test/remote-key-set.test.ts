@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createSigningKey, mintToken, startJwksServer, startLoopbackServer, type JwksServer, type SigningKey } from '@authlayer/testkit';
+import { exportJWK, generateKeyPair } from 'jose';
 import { bearer, failure, jwksHandler, validClaims } from './fixtures.js';
 
 const UNREADABLE = 'warn';
@@ -113,6 +114,17 @@ describe('a provider that is down, slow or confused', () => {
     const { handler, logger } = await jwksHandler(jwks.url, { algorithms: ['ES256'] });
     await expect(handler.authenticate(bearer(await sign(key)))).rejects.toMatchObject(failure('key_unavailable'));
     expect(logger.lines).toEqual([{ level: UNREADABLE, message: expect.stringContaining(`(${cause})`) }]);
+  });
+});
+
+describe('a key set that publishes a private key', () => {
+  it('is not a valid key set: key_unavailable, never a verification with it', async () => {
+    const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const jwks = await startJwksServer([{ ...(await exportJWK(privateKey)), kid: key.kid, alg: 'ES256' }]);
+    servers.push(jwks);
+    const { handler, logger } = await jwksHandler(jwks.url, { algorithms: ['ES256'] });
+    await expect(handler.authenticate(bearer(await sign(key)))).rejects.toMatchObject(failure('key_unavailable'));
+    expect(logger.lines[0]?.message).toContain('(the answer is not a valid key set)');
   });
 });
 

@@ -31,7 +31,7 @@ export interface JwksServer {
  * await jwks.close();
  */
 export async function startJwksServer(keys: readonly JWK[]): Promise<JwksServer> {
-  let current: JSONWebKeySet = { keys: [...keys] };
+  let current: JSONWebKeySet = keySet(keys);
   let mode: JwksServerMode = 'ok';
   let hits = 0;
   const server = await startLoopbackServer((request, response) => {
@@ -48,7 +48,15 @@ export async function startJwksServer(keys: readonly JWK[]): Promise<JwksServer>
       return hits;
     },
     setMode: (next) => void (mode = next),
-    setKeys: (next) => void (current = { keys: [...next] }),
+    setKeys: (next) => void (current = keySet(next)),
     close: () => server.close(),
   };
+}
+
+/** Every JWK type member is optional, so a `SigningKey` passes for one: refuse it here. */
+function keySet(keys: readonly JWK[]): JSONWebKeySet {
+  for (const key of keys) {
+    if (typeof key.kty !== 'string') throw new TypeError('startJwksServer: pass JWKs (key.publicJwk), not SigningKeys');
+  }
+  return { keys: [...keys] };
 }

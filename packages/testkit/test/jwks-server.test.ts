@@ -29,6 +29,13 @@ describe('startJwksServer', () => {
     expect(server.hits).toBe(4);
   });
 
+  it('refuses something that is not a JWK (a SigningKey passes the type check)', async () => {
+    const key = await createSigningKey('ES256');
+    await expect(startJwksServer([key as never])).rejects.toThrow(TypeError);
+    server = await startJwksServer([key.publicJwk]);
+    expect(() => server?.setKeys([key as never])).toThrow('pass JWKs (key.publicJwk), not SigningKeys');
+  });
+
   it('hangs without answering, and close() still ends the pending request', async () => {
     server = await startJwksServer([]);
     server.setMode('hang');
