@@ -73,6 +73,6 @@ function describeFailure(code: string): string {
     case 'ERR_JOSE_GENERIC':
       return 'the answer was not a 200 with JSON';
     default:
-      return 'the request failed';
+      return 'the request failed, or a key in the answer is unusable';
   }
 }
