@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { createAuthContext, type AuthHandler } from '@authlayer/core';
 import { createCaptureLogger, createSigningKey, mintToken, type SigningKey } from '@authlayer/testkit';
 import { createHandler, createJwtHandler, JWKS_DEFAULTS, MAX_TOKEN_BYTES } from '../src/index.js';
-import { bearer, failure, jwtConfig, now, NOW, staticHandler, validClaims } from './fixtures.js';
+import { bearer, failure, jwtConfig, NOW, staticHandler, validClaims } from './fixtures.js';
 
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'HS256', 'HS384', 'HS512'] as const;
 
@@ -69,14 +69,18 @@ describe('createJwtHandler', () => {
     expect(`${error.message} ${error.challenge}`).not.toMatch(/evil|eyJ|claim/);
   });
 
-  it('uses the real clock when deps.now is not given', async () => {
-    const { handler: realTime } = await staticHandler(key, {}, { now: undefined });
+  it('checks time against deps.now, or the real clock when it is not given', async () => {
     const seconds = Math.floor(Date.now() / 1000);
-    const context = await realTime.authenticate(bearer(await mintToken(key, { sub: 'u', exp: seconds + 60 })));
-    expect(context).toEqual(createAuthContext({ method: 'jwt', userId: 'u' }));
-    const pinned = await mintToken(key, { sub: 'u', exp: NOW + 60 });
-    expect(NOW * 1000).toBeGreaterThan(Date.now());
-    await expect(handler.authenticate(bearer(pinned))).rejects.toMatchObject(failure('issuer_mismatch'));
+    expect(NOW - seconds).toBeGreaterThan(3600); // the pinned clock is well after the real one
+    const realTime = await staticHandler(key, {}, { now: undefined });
+    const pinned = await staticHandler(key);
+    const validNow = await mintToken(key, { sub: 'u', exp: seconds + 600 });
+    const validAtNow = await mintToken(key, { sub: 'u', exp: NOW + 600 });
+    expect(await realTime.handler.authenticate(bearer(validNow))).toEqual(createAuthContext({ method: 'jwt', userId: 'u' }));
+    await expect(pinned.handler.authenticate(bearer(validNow))).rejects.toMatchObject(failure('token_expired'));
+    expect(await pinned.handler.authenticate(bearer(validAtNow))).toMatchObject({ userId: 'u' });
+    const expiredNow = await mintToken(key, { sub: 'u', exp: seconds - 60 });
+    await expect(realTime.handler.authenticate(bearer(expiredNow))).rejects.toMatchObject(failure('token_expired'));
   });
 
   it('throws TypeError for a call without config or deps', async () => {
