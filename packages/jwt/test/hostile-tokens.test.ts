@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { AuthFailure, AuthHandler } from '@authlayer/core';
+import { isAuthError, type AuthFailure, type AuthHandler } from '@authlayer/core';
 import {
   createSigningKey,
   forgeToken,
@@ -125,6 +125,25 @@ describe('hostile tokens against a jwks_url handler (RS256)', () => {
   it.each(corpus)('refuses $name with $reason, and still accepts good tokens', async ({ make, reason }) => {
     await expect(handler.authenticate(bearer(await make()))).rejects.toMatchObject(failure(reason));
     expect(await handler.authenticate(bearer(good))).toMatchObject({ method: 'jwt', userId: 'user-1' });
+  });
+
+  it('refuses every one-character change of a good token with an AuthError, and nothing else', async () => {
+    // The last character of a segment may carry only padding bits, so changing it can decode to
+    // the same bytes; every other position changes the token's meaning.
+    const positions = [...good].flatMap((c, i) => (c !== '.' && i + 1 < good.length && good[i + 1] !== '.' ? [i] : []));
+    const sampled = positions.filter((_, n) => n % 3 === 0);
+    const outcomes = await Promise.all(
+      sampled.map((i) => {
+        const changed = `${good.slice(0, i)}${good[i] === 'A' ? 'B' : 'A'}${good.slice(i + 1)}`;
+        return handler.authenticate(bearer(changed)).then(
+          () => 'accepted',
+          (error: unknown) => (isAuthError(error) ? error.reason : 'not an AuthError'),
+        );
+      }),
+    );
+    expect(sampled.length).toBeGreaterThan(100);
+    expect(outcomes.filter((outcome) => outcome === 'accepted' || outcome === 'not an AuthError')).toEqual([]);
+    expect(outcomes).toContain('signature_invalid');
   });
 
   it('never fetched anything from the attacker, and fetched its own key set only within the cool-down', () => {
