@@ -1,0 +1,14 @@
+import type { CreateHandler } from '@authlayer/core';
+import { createJwtHandler } from './jwt-handler.js';
+
+export { createJwtHandler } from './jwt-handler.js';
+export type { JwtHandlerDeps } from './jwt-handler.js';
+export { JWKS_DEFAULTS } from './remote-key-set.js';
+export type { JwksOptions } from './remote-key-set.js';
+export { MAX_TOKEN_BYTES } from './verify-token.js';
+
+/**
+ * The name `@authlayer/express` imports from every mode package; the same function as
+ * {@link createJwtHandler}.
+ */
+export const createHandler: CreateHandler = createJwtHandler;

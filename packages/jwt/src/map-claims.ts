@@ -1,0 +1,84 @@
+import {
+  createAuthContext,
+  createPermissionResolver,
+  type AuthContext,
+  type ClaimsConfig,
+  type RoleConfig,
+} from '@authlayer/core';
+
+/** Turns a verified token payload into an {@link AuthContext}. */
+export type ClaimsMapper = (payload: Readonly<Record<string, unknown>>) => AuthContext;
+
+/**
+ * Builds the claims mapping of `auth.jwt.claims` (defaults: `sub`, `email`, `name`, `roles`,
+ * `permissions`, `scope`, no tenant). Each claim is read by {@link readClaim}.
+ *
+ * - `userId`, `tenantId`: a non-empty string, or a safe integer written in decimal; else `null`.
+ * - `email`, `name`: a non-empty string; else `null`.
+ * - `roles`, `permissions`: a list (entries that are not strings are dropped) or one string (one entry).
+ * - `scopes`: a space-separated string is split (RFC 6749 §3.3); a list is taken as it is.
+ * - `permissions` is the token's own permissions united with those the top-level `roles`
+ *   section gives the token's roles.
+ *
+ * @example
+ * const map = createClaimsMapper({ ...claims, roles: 'realm_access.roles' }, [{ name: 'admin', permissions: ['invoke'] }]);
+ * map({ sub: 'u-1', realm_access: { roles: ['admin'] } }).permissions; // ['invoke']
+ */
+export function createClaimsMapper(claims: ClaimsConfig, roleConfig: readonly RoleConfig[]): ClaimsMapper {
+  const resolvePermissions = createPermissionResolver(roleConfig);
+  return (payload) => {
+    const roles = toStringList(readClaim(payload, claims.roles));
+    return createAuthContext({
+      method: 'jwt',
+      userId: toIdentifier(readClaim(payload, claims.userId)),
+      email: toText(readClaim(payload, claims.email)),
+      name: toText(readClaim(payload, claims.name)),
+      roles,
+      permissions: resolvePermissions(roles, toStringList(readClaim(payload, claims.permissions))),
+      scopes: toScopes(readClaim(payload, claims.scopes)),
+      tenantId: claims.tenantId === null ? null : toIdentifier(readClaim(payload, claims.tenantId)),
+    });
+  };
+}
+
+/**
+ * Reads a claim by name or dot path. A top-level claim whose name is the whole path wins, so
+ * namespaced claims such as `https://example.com/roles` work; otherwise `a.b` reads `b` inside
+ * the object `a`. Only own properties of plain objects are read: never a prototype's
+ * (`__proto__`, `constructor`), never an array's index or `length`.
+ */
+export function readClaim(payload: Readonly<Record<string, unknown>>, path: string): unknown {
+  if (Object.hasOwn(payload, path)) return payload[path];
+  let value: unknown = payload;
+  for (const part of path.split('.')) {
+    if (!isPlainObject(value) || !Object.hasOwn(value, part)) return undefined;
+    value = value[part];
+  }
+  return value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function toText(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** Identifiers may be numbers in some providers' tokens (`"sub": 12345`); they become `"12345"`. */
+function toIdentifier(value: unknown): string | null {
+  return Number.isSafeInteger(value) ? String(value) : toText(value);
+}
+
+function toStringList(value: unknown): string[] {
+  if (typeof value === 'string') return value === '' ? [] : [value];
+  if (!Array.isArray(value)) return [];
+  return value.filter((entry): entry is string => typeof entry === 'string' && entry !== '');
+}
+
+function toScopes(value: unknown): string[] {
+  if (typeof value === 'string') return value.split(/[ \t]+/).filter((scope) => scope !== '');
+  return toStringList(value);
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from '@jest/globals';
+import { createCaptureLogger } from '@authlayer/testkit';
+import { createKeySource } from '../src/key-source.js';
+import { jwtConfig } from './fixtures.js';
+
+describe('createKeySource', () => {
+  const deps = { env: {}, logger: createCaptureLogger() };
+
+  it('needs exactly one of jwks_url and public_key_env', async () => {
+    const { jwt } = jwtConfig({ public_key_env: 'JWT_KEY' });
+    for (const broken of [
+      { ...jwt, publicKeyEnv: null },
+      { ...jwt, jwksUrl: 'https://idp.example/jwks' },
+    ]) {
+      await expect(createKeySource(broken, deps)).rejects.toMatchObject({
+        name: 'ConfigError',
+        path: 'auth.jwt',
+        message: 'auth.jwt: set exactly one of jwks_url and public_key_env',
+      });
+    }
+  });
+
+  it('does not fetch an unreachable jwks_url at start-up', async () => {
+    const { jwt } = jwtConfig({ jwks_url: 'http://127.0.0.1:9/jwks' });
+    await expect(createKeySource(jwt, deps)).resolves.toEqual(expect.any(Function));
+    expect(deps.logger.lines).toEqual([]);
+  });
+});

@@ -1,0 +1,12 @@
+export { createCaptureLogger } from './capture-logger.js';
+export type { CaptureLogger, LogLine } from './capture-logger.js';
+export { startJwksServer } from './jwks-server.js';
+export type { JwksServer, JwksServerMode } from './jwks-server.js';
+export { startLoopbackServer } from './loopback-server.js';
+export type { LoopbackServer } from './loopback-server.js';
+export { forgeToken, mintToken, signRaw } from './mint-token.js';
+export type { ExtraHeader } from './mint-token.js';
+export { startRecordingServer } from './recording-server.js';
+export type { RecordingServer } from './recording-server.js';
+export { createSigningKey } from './signing-key.js';
+export type { SigningKey } from './signing-key.js';

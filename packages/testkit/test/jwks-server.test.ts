@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { createSigningKey, startJwksServer, type JwksServer } from '../src/index.js';
+
+let server: JwksServer | undefined;
+afterEach(async () => server?.close());
+
+describe('startJwksServer', () => {
+  it('serves the key set on 127.0.0.1 and counts hits', async () => {
+    const key = await createSigningKey('ES256', { kid: 'a' });
+    server = await startJwksServer([key.publicJwk]);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/jwks$/);
+    const answer = await fetch(server.url);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ keys: [key.publicJwk] });
+    expect(server.hits).toBe(1);
+  });
+
+  it('rotates keys and answers 500, garbage or a non key set when told', async () => {
+    const [a, b] = [await createSigningKey('RS256'), await createSigningKey('RS256')];
+    server = await startJwksServer([a.publicJwk]);
+    server.setKeys([b.publicJwk]);
+    expect(((await (await fetch(server.url)).json()) as { keys: { kid: string }[] }).keys[0]?.kid).toBe(b.kid);
+    server.setMode('fail');
+    expect((await fetch(server.url)).status).toBe(500);
+    server.setMode('garbage');
+    expect(await (await fetch(server.url)).text()).toBe('<html>not json');
+    server.setMode('not-a-key-set');
+    expect(await (await fetch(server.url)).json()).toEqual({ keys: 'nope' });
+    expect(server.hits).toBe(4);
+  });
+
+  it('refuses something that is not a JWK (a SigningKey passes the type check)', async () => {
+    const key = await createSigningKey('ES256');
+    await expect(startJwksServer([key as never])).rejects.toThrow(TypeError);
+    server = await startJwksServer([key.publicJwk]);
+    expect(() => server?.setKeys([key as never])).toThrow('pass JWKs (key.publicJwk), not SigningKeys');
+  });
+
+  it('hangs without answering, and close() still ends the pending request', async () => {
+    server = await startJwksServer([]);
+    server.setMode('hang');
+    const pending = fetch(server.url).then(
+      () => 'answered',
+      () => 'aborted',
+    );
+    while (server.hits === 0) await new Promise((resolve) => setImmediate(resolve));
+    await server.close();
+    server = undefined;
+    expect(await pending).toBe('aborted');
+  });
+});
