@@ -4,7 +4,7 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
-import { captureLogger } from './capture-logger.js';
+import { createCaptureLogger as captureLogger } from '@authlayer/testkit';
 
 const KEY = 'Zq7-api-key-for-hostile-tests-0001';
 const SAME_LENGTH = 'x'.repeat(KEY.length);
@@ -83,7 +83,7 @@ describe('API key mode over HTTP: hostile and edge cases', () => {
   });
 
   it('never logged a line, and so no key', () => {
-    expect(logger.lines).toEqual([]);
+    expect(logger.text).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
-import { captureLogger } from './capture-logger.js';
+import { createCaptureLogger as captureLogger } from '@authlayer/testkit';
 
 const env = { SERVICE_API_KEY: 'docs-test-key' };
 const appFor = (apiKeys: object) => createApp({ auth: { mode: 'api_key', api_keys: apiKeys } }, { env, logger: captureLogger() });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
-import { captureLogger } from './capture-logger.js';
+import { createCaptureLogger as captureLogger } from '@authlayer/testkit';
 
 const KEY = 'reference-service-key-0123456789';
 const AUTH = {
@@ -104,6 +104,6 @@ describe('the reference service, API key mode', () => {
   });
 
   it('never logged anything, nor leaked the key', () => {
-    expect(logger.lines).toEqual([]);
+    expect(logger.text).toEqual([]);
   });
 });

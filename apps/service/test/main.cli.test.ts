@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
+import { generateKeyPairSync } from 'node:crypto';
 import { runToExit, startService, writeConfig } from './cli.js';
+
+const EC_PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+const PEM_CONFIG = (algorithms: string) => `auth:\n  mode: jwt\n  jwt:\n    public_key_env: JWT_PUBLIC_KEY\n    algorithms: [${algorithms}]\n`;
 
 const KEY = 'cli-test-key-5f1c0e9a';
 const API_KEY_CONFIG = 'auth:\n  mode: api_key\n';
@@ -31,6 +35,10 @@ describe('start-up failures of the CLI', () => {
     ['a field is unknown', 'auth:\n  api_keys:\n    headers: X-Key\n', {}, 'auth.api_keys.headers: unknown field', []],
     ['the auth section is missing', 'roles: []\n', {}, 'auth: is required', []],
     ['jwt mode has no key source', 'auth:\n  mode: jwt\n', {}, 'auth.jwt: jwt mode needs jwks_url or public_key_env', []],
+    ['public_key_env names an unset variable', PEM_CONFIG('ES256'), {}, 'auth.jwt.public_key_env: environment variable JWT_PUBLIC_KEY is unset or empty', []],
+    ['public_key_env holds no key', PEM_CONFIG('ES256'), { JWT_PUBLIC_KEY: 'not a key' }, 'environment variable JWT_PUBLIC_KEY does not hold a PEM public key', []],
+    ['an algorithm the key cannot serve', PEM_CONFIG('RS256'), { JWT_PUBLIC_KEY: EC_PEM }, 'auth.jwt.algorithms: RS256 cannot be used with', []],
+    ['an HMAC algorithm with a PEM key', PEM_CONFIG('HS256'), { JWT_PUBLIC_KEY: EC_PEM }, 'HMAC algorithms (HS256) need a shared secret', []],
     ['the expected key is unset', API_KEY_CONFIG, {}, 'SERVICE_API_KEY is unset or empty', []],
     ['the expected key is empty', API_KEY_CONFIG, { SERVICE_API_KEY: '' }, 'SERVICE_API_KEY is unset or empty', []],
     ['the prefixed key is unset', 'auth:\n  api_keys:\n    prefix: staging\n', { SERVICE_API_KEY: KEY }, 'STAGING_API_KEY is unset or empty', []],
@@ -41,6 +49,7 @@ describe('start-up failures of the CLI', () => {
     const result = await runToExit([...configArgs, ...args], env as Record<string, string>);
     expectOneLineFailure(result, mentions);
     expect(result.stderr).not.toContain(KEY);
+    expect(result.stderr).not.toContain('BEGIN PUBLIC KEY');
   });
 
   it('reports several broken rules on one line', async () => {

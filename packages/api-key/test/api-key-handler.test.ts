@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ConfigError, parseAuthConfig, type AuthHandler, type AuthRequest } from '@authlayer/core';
 import { inspect } from 'node:util';
 import { createApiKeyHandler, expectedKeyVariable } from '../src/api-key-handler.js';
-import { createCaptureLogger, type CaptureLogger } from './capture-logger.js';
+import { createCaptureLogger, type CaptureLogger } from '@authlayer/testkit';
 
 const KEY = 'k3y-0123456789abcdef';
 const OTHER = 'other-key-value-999';
@@ -50,7 +50,7 @@ async function expectRefused(
     (reason_: unknown) => reason_,
   );
   expect(error).toMatchObject({ name: 'AuthError', code: 'unauthorized', status: 401, reason, challenge: expectedChallenge });
-  const seen = [inspect(error), JSON.stringify(error), ...(logger?.lines ?? [])].join('\n');
+  const seen = [inspect(error), JSON.stringify(error), ...(logger?.text ?? [])].join('\n');
   const presented = Object.values(headers)
     .flat()
     .map((value) => (value ?? '').replace(/^bearer/i, '').trim());
@@ -80,7 +80,7 @@ describe('createApiKeyHandler: accepted requests', () => {
   ])('accepts %s with the whole AuthContext', async (_name, headers) => {
     const { handler, logger } = await setUp();
     await expect(handler.authenticate({ headers })).resolves.toEqual(contextFor('SERVICE_API_KEY'));
-    expect(logger.lines).toEqual([]);
+    expect(logger.text).toEqual([]);
   });
 
   it('names the variable the key came from as userId', async () => {
@@ -117,7 +117,7 @@ describe('createApiKeyHandler: refused requests', () => {
   ])('refuses %s', async (_name, headers, reason) => {
     const { handler, logger } = await setUp();
     await expectRefused(handler, headers, reason, challenge(reason === 'credentials_missing' ? 'missing' : 'invalid'), logger);
-    expect(logger.lines).toEqual([]);
+    expect(logger.text).toEqual([]);
   });
 
   it('refuses a 1 MiB key quickly', async () => {
@@ -234,7 +234,7 @@ describe('createApiKeyHandler: enabled false', () => {
   it('authenticates nobody, says so loudly, and needs no key', async () => {
     const { handler, logger } = await setUp({ enabled: false }, {});
     expect(handler.method).toBe('none');
-    expect(logger.lines).toEqual([
+    expect(logger.text).toEqual([
       'warn: auth.api_keys.enabled is false: API key mode is off and requests are NOT authenticated',
     ]);
     await expect(handler.authenticate({ headers: {} })).resolves.toEqual({ ...contextFor('x'), method: 'none', userId: null });

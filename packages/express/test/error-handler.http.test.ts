@@ -3,7 +3,7 @@ import { AuthError, bearerChallenge } from '@authlayer/core';
 import express from 'express';
 import request from 'supertest';
 import { errorHandler, httpError, notFound } from '../src/error-handler.js';
-import { captureLogger } from './capture-logger.js';
+import { createCaptureLogger as captureLogger } from '@authlayer/testkit';
 
 /** An app whose one route throws what the test gives it, behind the JSON error handler. */
 function appThrowing(error: unknown) {
@@ -77,8 +77,8 @@ describe('errorHandler', () => {
     const { app, logger } = appThrowing(error);
     const res = await request(app).get('/throw').expect(500);
     expect(res.body).toEqual({ error: 'internal', message: 'internal error' });
-    expect(logger.lines).toEqual([`error: internal error (${kind}) on GET /throw`]);
-    expect(JSON.stringify(res.body) + logger.lines.join()).not.toContain('hunter2');
+    expect(logger.text).toEqual([`error: internal error (${kind}) on GET /throw`]);
+    expect(JSON.stringify(res.body) + logger.text.join()).not.toContain('hunter2');
   });
 
   it('leaves an error after the headers were sent to Express', () => {
@@ -88,7 +88,7 @@ describe('errorHandler', () => {
     const res = { headersSent: true } as express.Response;
     errorHandler({ logger })(error, {} as express.Request, res, (e?: unknown) => passed.push(e));
     expect(passed).toEqual([error]);
-    expect(logger.lines).toEqual([]);
+    expect(logger.text).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseAuthConfig } from '@authlayer/core';
 import { loadModeHandler, modePackageName } from '../src/load-mode.js';
-import { captureLogger } from './capture-logger.js';
+import { createCaptureLogger as captureLogger } from '@authlayer/testkit';
 
 const apiKey = parseAuthConfig({ auth: { mode: 'api_key' } });
 const jwt = parseAuthConfig({ auth: { mode: 'jwt', jwt: { jwks_url: 'http://127.0.0.1:9/jwks' } } });
@@ -33,7 +33,7 @@ describe('loadModeHandler', () => {
     const loaded = await loadModeHandler(jwt, d, (name) => Promise.reject(notFound(name)));
     expect(loaded.fallback).toBe(true);
     expect(loaded.handler.method).toBe('none');
-    expect(d.logger.lines).toEqual([
+    expect(d.logger.text).toEqual([
       'warn: auth.mode is "jwt" but the package @authlayer/jwt is not installed: falling back to the no-auth handler, ' +
         'requests are NOT authenticated. Install @authlayer/jwt to authenticate requests.',
     ]);

@@ -3,7 +3,7 @@ import { createAuthContext, type AuthHandler } from '@authlayer/core';
 import express from 'express';
 import request from 'supertest';
 import { createAuthMiddleware, errorHandler } from '../src/index.js';
-import { captureLogger } from './capture-logger.js';
+import { createCaptureLogger as captureLogger } from '@authlayer/testkit';
 
 const KEY = 'k3y-for-the-middleware-tests';
 const env = { SERVICE_API_KEY: KEY };
@@ -54,7 +54,7 @@ describe('createAuthMiddleware', () => {
     // An unauthenticated upload is not drained: the connection is closed instead.
     expect(res.headers.connection).toBe('close');
     expect(seen).toEqual([]);
-    expect(logger.lines).toEqual([]);
+    expect(logger.text).toEqual([]);
   });
 
   it('keeps the connection open for a refused request without a body', async () => {
@@ -95,8 +95,8 @@ describe('createAuthMiddleware', () => {
     });
     const res = await request(app).post('/invoke').set('X-API-Key', KEY).expect(500);
     expect(res.body).toEqual({ error: 'internal', message: 'internal error' });
-    expect(logger.lines).toEqual(['error: the POST /invoke handler failed (Error)']);
-    expect(JSON.stringify(res.body) + logger.lines.join()).not.toContain(KEY);
+    expect(logger.text).toEqual(['error: the POST /invoke handler failed (Error)']);
+    expect(JSON.stringify(res.body) + logger.text.join()).not.toContain(KEY);
   });
 
   it('passes the pinned clock and the environment to the handler', async () => {

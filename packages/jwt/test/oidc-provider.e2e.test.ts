@@ -1,68 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { AuthHandler } from '@authlayer/core';
-import { createCaptureLogger, startLoopbackServer, type LoopbackServer } from '@authlayer/testkit';
-import { decodeProtectedHeader, exportJWK, generateKeyPair, type JWK } from 'jose';
-import Provider from 'oidc-provider';
+import { createCaptureLogger, OIDC_RESOURCE, startOidcProvider, type OidcProvider } from '@authlayer/testkit';
+import { decodeProtectedHeader } from 'jose';
 import { createJwtHandler } from '../src/index.js';
 import { bearer, failure, jwtConfig } from './fixtures.js';
 
-// A real OpenID provider (oidc-provider), on loopback, issuing RFC 9068 JWT access tokens
-// through the client credentials grant with an RFC 8707 resource indicator. Real clock.
-const RESOURCE = 'urn:authlayer:api';
-const CLIENT = { client_id: 'reporting-job', client_secret: 'a-client-secret-that-is-long-enough-1234' };
-
-interface RunningProvider {
-  readonly issuer: string;
-  readonly jwksUri: string;
-  readonly tokenEndpoint: string;
-  readonly server: LoopbackServer;
-}
-
-async function startProvider(alg: 'RS256' | 'ES256', kid: string): Promise<RunningProvider> {
-  const { privateKey } = await generateKeyPair(alg, { extractable: true });
-  const signingJwk: JWK = { ...(await exportJWK(privateKey)), kid, alg, use: 'sig' };
-  let callback: ReturnType<Provider['callback']> | undefined;
-  const server = await startLoopbackServer((request, response) => void callback?.(request, response));
-  const provider = new Provider(server.origin, {
-    jwks: { keys: [signingJwk] },
-    clientDefaults: { id_token_signed_response_alg: alg },
-    ttl: { ClientCredentials: 300 },
-    clients: [{ ...CLIENT, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_post' }],
-    features: {
-      devInteractions: { enabled: false },
-      clientCredentials: { enabled: true },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => RESOURCE,
-        getResourceServerInfo: () => ({
-          scope: 'invoke read',
-          audience: RESOURCE,
-          accessTokenTTL: 300,
-          accessTokenFormat: 'jwt',
-          jwt: { sign: { alg } },
-        }),
-      },
-    },
-    // Keycloak-style nested roles and a tenant claim, for the claims mapping.
-    extraTokenClaims: () => ({ realm_access: { roles: ['reporter'] }, org: { id: 'acme' } }),
-  });
-  callback = provider.callback();
-  const discovery = (await (await fetch(`${server.origin}/.well-known/openid-configuration`)).json()) as Record<string, string>;
-  return { issuer: discovery.issuer as string, jwksUri: discovery.jwks_uri as string, tokenEndpoint: discovery.token_endpoint as string, server };
-}
-
-/** Obtains an access token over real HTTP: client credentials with a resource indicator. */
-async function obtainToken(provider: RunningProvider): Promise<string> {
-  const response = await fetch(provider.tokenEndpoint, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'invoke read', resource: RESOURCE, ...CLIENT }),
-  });
-  const body = (await response.json()) as { access_token?: string; token_type?: string };
-  expect({ status: response.status, body }).toMatchObject({ status: 200 });
-  expect(body.token_type).toBe('Bearer');
-  return body.access_token as string;
-}
+// A real OpenID provider (oidc-provider, started by testkit), on loopback, issuing RFC 9068 JWT
+// access tokens through the client credentials grant with an RFC 8707 resource indicator. Real clock.
+const RESOURCE = OIDC_RESOURCE;
+type RunningProvider = OidcProvider;
+const startProvider = startOidcProvider;
+const obtainToken = (provider: OidcProvider) => provider.obtainToken();
+const CLIENT = { client_id: 'reporting-job' };
 
 async function handlerFor(provider: RunningProvider, algorithms: string[]): Promise<AuthHandler> {
   const config = jwtConfig(
@@ -89,7 +38,7 @@ describe('tokens from a real OpenID provider (oidc-provider)', () => {
     warn.mockRestore();
   });
   afterAll(async () => {
-    await Promise.all([first.server.close(), second.server.close()]);
+    await Promise.all([first.close(), second.close()]);
   });
 
   it('accepts a JWT access token issued over HTTP, verified through the jwks_uri', async () => {

@@ -10,3 +10,5 @@ export { startRecordingServer } from './recording-server.js';
 export type { RecordingServer } from './recording-server.js';
 export { createSigningKey } from './signing-key.js';
 export type { SigningKey } from './signing-key.js';
+export { OIDC_RESOURCE, startOidcProvider } from './oidc-provider.js';
+export type { OidcProvider } from './oidc-provider.js';

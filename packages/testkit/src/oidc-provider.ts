@@ -1,0 +1,77 @@
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import Provider from 'oidc-provider';
+import { startLoopbackServer } from './loopback-server.js';
+
+/** The resource (RFC 8707) the provider issues access tokens for; it becomes their `aud`. */
+export const OIDC_RESOURCE = 'urn:authlayer:api';
+const CLIENT = { client_id: 'reporting-job', client_secret: 'a-client-secret-that-is-long-enough-1234' };
+
+/** A real OpenID provider on loopback, and how to get a token from it. */
+export interface OidcProvider {
+  readonly issuer: string;
+  readonly jwksUri: string;
+  readonly tokenEndpoint: string;
+  readonly clientId: string;
+  /** An RFC 9068 JWT access token, over real HTTP: client credentials with a resource indicator. */
+  obtainToken(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `oidc-provider` on 127.0.0.1 (port 0) with its own freshly generated signing key. Its
+ * access tokens carry Keycloak-style nested roles (`realm_access.roles: [reporter]`) and a tenant
+ * (`org.id: acme`), scopes `invoke read`, and `aud` = {@link OIDC_RESOURCE}.
+ * oidc-provider warns once on console.warn that its in-memory adapter is for development only.
+ */
+export async function startOidcProvider(alg: 'RS256' | 'ES256', kid: string): Promise<OidcProvider> {
+  const { privateKey } = await generateKeyPair(alg, { extractable: true });
+  const signingJwk: JWK = { ...(await exportJWK(privateKey)), kid, alg, use: 'sig' };
+  let callback: ReturnType<Provider['callback']> | undefined;
+  const server = await startLoopbackServer((request, response) => void callback?.(request, response));
+  const provider = new Provider(server.origin, {
+    jwks: { keys: [signingJwk] },
+    clientDefaults: { id_token_signed_response_alg: alg },
+    ttl: { ClientCredentials: 300 },
+    clients: [
+      { ...CLIENT, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_post' },
+    ],
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => OIDC_RESOURCE,
+        getResourceServerInfo: () => ({
+          scope: 'invoke read',
+          audience: OIDC_RESOURCE,
+          accessTokenTTL: 300,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg } },
+        }),
+      },
+    },
+    extraTokenClaims: () => ({ realm_access: { roles: ['reporter'] }, org: { id: 'acme' } }),
+  });
+  callback = provider.callback();
+  const discovery = (await (await fetch(`${server.origin}/.well-known/openid-configuration`)).json()) as Record<string, string>;
+  const tokenEndpoint = discovery.token_endpoint as string;
+  return {
+    issuer: discovery.issuer as string,
+    jwksUri: discovery.jwks_uri as string,
+    tokenEndpoint,
+    clientId: CLIENT.client_id,
+    async obtainToken() {
+      const response = await fetch(tokenEndpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'invoke read', resource: OIDC_RESOURCE, ...CLIENT }),
+      });
+      const body = (await response.json()) as { access_token?: unknown; token_type?: unknown };
+      if (response.status !== 200 || typeof body.access_token !== 'string' || body.token_type !== 'Bearer') {
+        throw new Error(`the provider gave no token (HTTP ${response.status})`);
+      }
+      return body.access_token;
+    },
+    close: () => server.close(),
+  };
+}

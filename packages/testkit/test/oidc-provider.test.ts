@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { OIDC_RESOURCE, startOidcProvider, type OidcProvider } from '../src/index.js';
+
+describe('startOidcProvider', () => {
+  let provider: OidcProvider;
+  beforeAll(async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    provider = await startOidcProvider('ES256', 'kit-key');
+    warn.mockRestore();
+  });
+  afterAll(() => provider.close());
+
+  it('serves discovery on loopback and issues verifiable JWT access tokens for the resource', async () => {
+    expect(provider.issuer).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const token = await provider.obtainToken();
+    expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'ES256', typ: 'at+jwt', kid: 'kit-key' });
+    const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(provider.jwksUri)), {
+      issuer: provider.issuer,
+      audience: OIDC_RESOURCE,
+    });
+    expect(payload).toMatchObject({
+      sub: provider.clientId,
+      scope: 'invoke read',
+      realm_access: { roles: ['reporter'] },
+      org: { id: 'acme' },
+    });
+    expect(decodeJwt(await provider.obtainToken()).jti).not.toBe(payload.jti);
+  });
+});
