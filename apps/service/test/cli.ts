@@ -42,7 +42,10 @@ export async function startService(args: string[], env: Record<string, string> =
   const lines: string[] = [];
   const reader = createInterface({ input: child.stderr! });
   reader.on('line', (line) => lines.push(line));
-  const [first] = (await once(reader, 'line')) as [string];
+  const first = await Promise.race([
+    once(reader, 'line').then(([line]) => line as string),
+    once(child, 'exit').then(([code]) => Promise.reject(new Error(`the service exited (${String(code)}): ${lines.join(' ')}`))),
+  ]);
   const match = /listening on (http:\/\/[^ ]+)/.exec(first);
   if (match === null) throw new Error(`the service did not start: ${first}`);
   const stop = async () => {

@@ -17,7 +17,11 @@ describe('JWT mode without @authlayer/jwt installed', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+    // The first line on stdout, or the app's exit (with what it said) if it dies first.
+    const line = await Promise.race([
+      once(createInterface({ input: child.stdout! }), 'line').then(([first]) => first as string),
+      once(child, 'exit').then(([code]) => Promise.reject(new Error(`the app exited (${String(code)}): ${stderr}`))),
+    ]);
     ready = JSON.parse(line) as { port: number; method: string };
   });
 

@@ -1,5 +1,4 @@
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import Provider from 'oidc-provider';
 import { startLoopbackServer } from './loopback-server.js';
 
 /** The resource (RFC 8707) the provider issues access tokens for; it becomes their `aud`. */
@@ -24,9 +23,11 @@ export interface OidcProvider {
  * oidc-provider warns once on console.warn that its in-memory adapter is for development only.
  */
 export async function startOidcProvider(alg: 'RS256' | 'ES256', kid: string): Promise<OidcProvider> {
+  // Imported here, not at the top: testkit's other helpers must not pay for (or hear) oidc-provider.
+  const { default: Provider } = await import('oidc-provider');
   const { privateKey } = await generateKeyPair(alg, { extractable: true });
   const signingJwk: JWK = { ...(await exportJWK(privateKey)), kid, alg, use: 'sig' };
-  let callback: ReturnType<Provider['callback']> | undefined;
+  let callback: ReturnType<InstanceType<typeof Provider>['callback']> | undefined;
   const server = await startLoopbackServer((request, response) => void callback?.(request, response));
   const provider = new Provider(server.origin, {
     jwks: { keys: [signingJwk] },
