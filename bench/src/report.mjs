@@ -1,0 +1,222 @@
+// Medians, ratios to bare Express in the same round, and the markdown of the results.
+
+const median = (xs) => {
+  const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (v.length === 0) return NaN;
+  const m = Math.floor(v.length / 2);
+  return v.length % 2 === 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const MiB = 2 ** 20;
+
+/**
+ * Per workload and contender: medians over rounds of the absolute values and of the ratios to
+ * bare in the same round. Ratios read "higher is better, 1.00 = as good as bare": req/s is
+ * contender / bare; latency, CPU per request and RSS are bare / contender. `rssOverBare` is the
+ * median of (contender RSS - bare RSS) in MiB.
+ */
+export function summarize(samples, contenders, workloads) {
+  const out = {};
+  for (const workload of workloads) {
+    const bareByRound = new Map();
+    for (const s of samples.filter((x) => x.workload === workload && x.id === 'bare')) {
+      bareByRound.set(s.round, [...(bareByRound.get(s.round) ?? []), s]);
+    }
+    const bare = new Map(
+      [...bareByRound].map(([round, list]) => [
+        round,
+        Object.fromEntries(['rps', 'p50', 'p99', 'cpuPerRequest', 'rss'].map((k) => [k, mean(list.map((s) => s[k]))])),
+      ]),
+    );
+    out[workload] = [];
+    for (const c of contenders.filter((x) => x.workloads.includes(workload))) {
+      const mine = samples.filter((s) => s.workload === workload && s.id === c.id);
+      if (mine.length === 0) continue;
+      const withBare = mine.filter((s) => bare.has(s.round));
+      const ratio = (key, invert) => withBare.map((s) => (invert ? bare.get(s.round)[key] / s[key] : s[key] / bare.get(s.round)[key]));
+      const cpuRatios = ratio('cpuPerRequest', true);
+      out[workload].push({
+        id: c.id,
+        family: c.family,
+        label: c.label,
+        alg: c.alg,
+        rounds: mine.length,
+        rps: median(mine.map((s) => s.rps)),
+        p50: median(mine.map((s) => s.p50)),
+        p99: median(mine.map((s) => s.p99)),
+        cpuPerRequest: median(mine.map((s) => s.cpuPerRequest)),
+        rss: median(mine.map((s) => s.rss)) / MiB,
+        ratio: {
+          rps: median(ratio('rps', false)),
+          p50: median(ratio('p50', true)),
+          p99: median(ratio('p99', true)),
+          cpu: median(cpuRatios),
+          rss: median(ratio('rss', true)),
+        },
+        cpuRatioRange: cpuRatios.length > 0 ? [Math.min(...cpuRatios), Math.max(...cpuRatios)] : [NaN, NaN],
+        rssOverBare: median(withBare.map((s) => (s.rss - bare.get(s.round).rss) / MiB)),
+        usesPerToken: median(mine.map((s) => s.usesPerToken ?? NaN)),
+        non2xx: mine.reduce((n, s) => n + (s.responses - s.ok), 0),
+      });
+    }
+  }
+  return out;
+}
+
+const f = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
+const r2 = (x) => f(x, 2);
+
+const WORKLOAD_TITLE = {
+  one: 'One token reused for every request',
+  pool: (n) => `${n.toLocaleString('en-US')} distinct tokens, rotated (every request a token the server has not just seen)`,
+};
+
+function table(rows, workload) {
+  const head =
+    '| contender | alg | req/s | ×bare | p50 ms | ×bare | p99 ms | ×bare | CPU µs/req | ×bare | ×bare range | RSS MiB | Δbare MiB |' +
+    (workload === 'pool' ? ' uses/token |' : '');
+  const sep = '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|' + (workload === 'pool' ? '--:|' : '');
+  const lines = rows.map((r) => {
+    const name = r.non2xx > 0 ? `${r.label} (**${r.non2xx} non-2xx**)` : r.label;
+    const cells = [
+      r.id === 'bare' ? `**${name}**` : name,
+      r.alg ?? '—',
+      f(r.rps, 0),
+      r2(r.ratio.rps),
+      r2(r.p50),
+      r2(r.ratio.p50),
+      r2(r.p99),
+      r2(r.ratio.p99),
+      f(r.cpuPerRequest, 1),
+      `**${r2(r.ratio.cpu)}**`,
+      `${r2(r.cpuRatioRange[0])}–${r2(r.cpuRatioRange[1])}`,
+      f(r.rss, 1),
+      r.id === 'bare' ? '0' : f(r.rssOverBare, 1),
+    ];
+    if (workload === 'pool') cells.push(f(r.usesPerToken, 1));
+    return `| ${cells.join(' | ')} |`;
+  });
+  return [head, sep, ...lines].join('\n');
+}
+
+const GOALS = [
+  { text: 'API key mode, CPU/req ×bare', workload: 'one', match: (r) => r.id === 'authlayer-api-key', target: 0.95 },
+  ...['RS256', 'ES256', 'HS256'].map((alg) => ({
+    text: `JWT ${alg}, one token reused, CPU/req ×bare`,
+    workload: 'one',
+    alg,
+    match: (r) => r.family === 'authlayer' && r.alg === alg,
+    target: 0.93,
+  })),
+  ...[
+    ['RS256', 0.8],
+    ['ES256', 0.62],
+    ['HS256', 0.93],
+  ].map(([alg, target]) => ({
+    text: `JWT ${alg}, distinct tokens, CPU/req ×bare`,
+    workload: 'pool',
+    alg,
+    match: (r) => r.family === 'authlayer' && r.alg === alg,
+    target,
+  })),
+  {
+    text: 'RSS after the distinct-token run, MiB above bare',
+    workload: 'pool',
+    match: (r) => r.family === 'authlayer',
+    target: 20,
+    rss: true,
+  },
+];
+
+function goalsTable(summary, jwtAvailable) {
+  const lines = [
+    '| goal | authlayer contender | measured | target | met | peers in the same run (jose / oauth2-jwt-bearer / express-jwt) | physical limit |',
+    '|---|---|--:|--:|:-:|---|--:|',
+  ];
+  for (const goal of GOALS) {
+    const rows = summary[goal.workload] ?? [];
+    const mine = rows.filter(goal.match);
+    if (mine.length === 0) {
+      const why = goal.match({ id: 'authlayer-api-key', family: 'authlayer', alg: goal.alg }) || jwtAvailable ? 'not measured' : 'not measured: @authlayer/jwt not installed';
+      lines.push(`| ${goal.text} | — | ${why} | ${goal.rss ? `≤ ${goal.target}` : `≥ ${goal.target}`} | — | | |`);
+      continue;
+    }
+    for (const r of mine) {
+      const value = goal.rss ? r.rssOverBare : r.ratio.cpu;
+      const met = goal.rss ? value <= goal.target : value >= goal.target;
+      const peers = ['jose 6 (hand-written)', 'express-oauth2-jwt-bearer', 'express-jwt']
+        .map((family) => rows.find((p) => p.family === family && p.alg === r.alg))
+        .map((p) => (p === undefined ? '—' : goal.rss ? f(p.rssOverBare, 1) : r2(p.ratio.cpu)))
+        .join(' / ');
+      const limit = rows.find((p) => p.family === 'physical limit' && p.alg === r.alg);
+      lines.push(
+        `| ${goal.text} | ${r.label}${r.alg ? ` ${r.alg}` : ''} | ${goal.rss ? f(value, 1) : r2(value)} | ${goal.rss ? `≤ ${goal.target}` : `≥ ${goal.target}`} | ${Number.isFinite(value) ? (met ? 'yes' : '**no**') : '—'} | ${r.id === 'authlayer-api-key' ? '' : peers} | ${limit && !goal.rss ? r2(limit.ratio.cpu) : ''} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+function microTable(micro) {
+  const lines = [
+    '| algorithm | verifier | µs/op | ops/s | × node:crypto |',
+    '|---|---|--:|--:|--:|',
+  ];
+  for (const row of micro.rows) {
+    lines.push(`| ${row.alg} | ${row.name} | ${f(row.microsPerOp, 2)} | ${f(row.opsPerSecond, 0)} | ${r2(row.vsLimit)} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The whole results file. Headings start at level 2 below one title line. */
+export function renderMarkdown(summary, meta, micro) {
+  const o = meta.options;
+  const parts = [
+    '# authlayer benchmark results',
+    '',
+    `${meta.date} · ${meta.cpu}, ${meta.cores} CPUs · Node.js ${meta.node} · Linux ${meta.kernel} · ${meta.pinned} · ` +
+      `${o.quick ? '**quick mode**, ' : ''}${o.rounds} round(s) × ${o.duration} s per contender and workload (+${o.warmup} s warm-up), ` +
+      `${o.connections} connections · load average ${meta.loadavg.before.map((x) => x.toFixed(2)).join(' ')} before, ` +
+      `${meta.loadavg.after.map((x) => x.toFixed(2)).join(' ')} after · ${meta.minutes.toFixed(1)} min`,
+    '',
+    'Ratios are to bare Express 5 measured in the same round and read "1.00 = as good as bare, higher is better"; ' +
+      'the cells are medians over rounds. "×bare range" is the lowest and highest CPU ratio of the rounds: a wide range means a noisy machine.',
+  ];
+  if (!meta.jwtAvailable) parts.push('', '> authlayer jwt contenders skipped: @authlayer/jwt not installed');
+  for (const workload of Object.keys(summary)) {
+    const title = workload === 'pool' ? WORKLOAD_TITLE.pool(o.pool) : WORKLOAD_TITLE.one;
+    parts.push('', `## ${title}`, '', table(summary[workload], workload));
+  }
+  parts.push('', '## Goals of issue 5 (server CPU per request ×bare, same run)', '', goalsTable(summary, meta.jwtAvailable));
+  if (micro !== null) {
+    parts.push(
+      '',
+      '## The verification step alone (micro-benchmark, one core, distinct tokens unless said)',
+      '',
+      microTable(micro),
+    );
+    if (micro.notes.length > 0) parts.push('', ...micro.notes.map((n) => `- ${n}`));
+  }
+  const notes = [];
+  for (const fail of meta.failures) notes.push(`- FAILED: round ${fail.round}, ${fail.workload}, ${fail.id}: ${fail.message}`);
+  notes.push(`- The loopback JWKS server was fetched ${meta.jwksHits} time(s) in the whole run (one fresh server process per measurement).`);
+  parts.push('', '## Notes', '', ...notes, '');
+  return parts.join('\n');
+}
+
+const START = '<!-- bench:results:start -->';
+const END = '<!-- bench:results:end -->';
+
+/** Replaces the README's section between the markers with the results (title dropped, headings one level down). */
+export function replaceReadmeSection(readme, markdown) {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) return readme;
+  const body = markdown
+    .split('\n')
+    .slice(1)
+    .map((line) => (line.startsWith('## ') ? `#${line}` : line))
+    .join('\n')
+    .trim();
+  return `${readme.slice(0, start + START.length)}\n${body}\n${readme.slice(end)}`;
+}

@@ -1,0 +1,38 @@
+// One contender's server, run by the orchestrator as a child process (pinned with taskset).
+// POST /invoke behind the contender's middleware, then express.json(), answering {query, auth}.
+// Talks over IPC: sends {type: 'ready', port} once listening; answers {type: 'usage'} with its
+// CPU time, RSS and the number of requests it has seen.
+import express from 'express';
+import { contenderById } from './contenders.mjs';
+
+const contender = contenderById(process.env.BENCH_CONTENDER ?? '');
+if (contender === undefined) throw new Error(`unknown contender "${process.env.BENCH_CONTENDER}"`);
+
+let handled = 0;
+const middleware = await contender.build(process.env);
+const app = express();
+app.use((_req, _res, next) => {
+  handled += 1;
+  next();
+});
+const route = [express.json(), (req, res) => res.json({ query: req.body.query, auth: req.auth?.payload ?? req.auth ?? null })];
+if (middleware === null) app.post('/invoke', ...route);
+else app.post('/invoke', middleware, ...route);
+// The same error handler for every contender: peers report a refused token through next(err).
+app.use((err, _req, res, _next) => {
+  const status = Number.isInteger(err?.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
+  res.status(status).json({ error: status === 401 ? 'unauthorized' : 'error', message: 'refused' });
+});
+
+const server = app.listen(0, '127.0.0.1', () => {
+  process.send({ type: 'ready', port: server.address().port });
+});
+process.on('message', (message) => {
+  if (message?.type === 'usage') {
+    process.send({ type: 'usage', id: message.id, cpu: process.cpuUsage(), rss: process.memoryUsage().rss, handled });
+  } else if (message?.type === 'stop') {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  }
+});
+process.on('disconnect', () => process.exit(0));
