@@ -18,9 +18,9 @@ export function checkPinning(cpus) {
 }
 
 /** Spawns `node script` with IPC, through `taskset -c cpu` when cpu is not null. */
-export function spawnNode(script, { cpu, env, args = [] }) {
-  const [command, argv] =
-    cpu === null ? [process.execPath, [script, ...args]] : ['taskset', ['-c', cpu, process.execPath, script, ...args]];
+export function spawnNode(script, { cpu, env, args = [], nodeArgs = [] }) {
+  const node = [...nodeArgs, script, ...args];
+  const [command, argv] = cpu === null ? [process.execPath, node] : ['taskset', ['-c', cpu, process.execPath, ...node]];
   const child = spawn(command, argv, { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return child;

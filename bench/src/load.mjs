@@ -23,6 +23,8 @@ function run({ url, duration, connections, header, bearer, spec }) {
   let next = 0;
   const latencies = [];
   const status = {};
+  const cpu0 = process.cpuUsage();
+  const wall0 = performance.now();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -48,6 +50,8 @@ function run({ url, duration, connections, header, bearer, spec }) {
       },
       (error, result) => {
         if (error) return reject(error);
+        const cpu = process.cpuUsage(cpu0);
+        const clientBusy = (cpu.user + cpu.system) / ((performance.now() - wall0) * 1000);
         latencies.sort((a, b) => a - b);
         const pct = (p) => (latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]);
         const ok = Object.entries(status).reduce((n, [code, count]) => (code.startsWith('2') ? n + count : n), 0);
@@ -62,6 +66,7 @@ function run({ url, duration, connections, header, bearer, spec }) {
           errors: result.errors,
           timeouts: result.timeouts,
           distinct: list.length,
+          clientBusy,
         });
       },
     );

@@ -2,8 +2,8 @@
 import { parseArgs } from 'node:util';
 
 const DEFAULTS = {
-  full: { rounds: 3, duration: 3, warmup: 1, connections: 10, pool: 10_000, verifyMs: 1000 },
-  quick: { rounds: 1, duration: 1, warmup: 0.5, connections: 10, pool: 10_000, verifyMs: 250 },
+  full: { rounds: 3, duration: 3, warmup: 1, connections: 10, pool: 10_000, verifyMs: 500 },
+  quick: { rounds: 1, duration: 1, warmup: 1, connections: 10, pool: 10_000, verifyMs: 100 },
 };
 
 /**
@@ -82,7 +82,7 @@ const HELP = `pnpm bench [-- flags]     (flags also as BENCH_* env vars)
   --only a,b           only contenders whose id contains one of these (bare always runs)
   --workloads one,pool which token workloads (default both)
   --no-verify          skip the verification micro-benchmark
-  --verify-ms MS       time per micro-benchmark sample (default 1000)
+  --verify-ms MS       time per micro-benchmark sample (default 500)
   --server-cpu C       core of the servers (default 0), --load-cpu C: of autocannon (default 1)
   --no-pin             do not use taskset
   --out FILE           markdown file (default bench/results/latest.md)

@@ -9,52 +9,66 @@ const median = (xs) => {
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const MiB = 2 ** 20;
 
+const METRICS = ['rps', 'p50', 'p99', 'cpuPerRequest', 'rss', 'retained'];
+
+/** The mean of the bare measurements right before and after a sample (same round and workload). */
+function bareReference(sample, bares) {
+  const mine = bares.filter((b) => b.round === sample.round && b.workload === sample.workload);
+  let around;
+  if (sample.id === 'bare') {
+    around = mine; // bare against all bare of its round: shows how much the machine drifted
+  } else {
+    const before = mine.filter((b) => b.seq < sample.seq).at(-1);
+    const after = mine.find((b) => b.seq > sample.seq);
+    around = [before, after].filter((b) => b !== undefined);
+  }
+  if (around.length === 0) return null;
+  return Object.fromEntries(METRICS.map((k) => [k, mean(around.map((b) => b[k]))]));
+}
+
 /**
  * Per workload and contender: medians over rounds of the absolute values and of the ratios to
- * bare in the same round. Ratios read "higher is better, 1.00 = as good as bare": req/s is
- * contender / bare; latency, CPU per request and RSS are bare / contender. `rssOverBare` is the
- * median of (contender RSS - bare RSS) in MiB.
+ * bare Express measured right before and after it (see run.mjs, schedule). Ratios read "higher
+ * is better, 1.00 = as good as bare": req/s is contender / bare; latency, CPU per request and RSS
+ * are bare / contender. `rssOverBare` is the median of (contender RSS - bare RSS) in MiB.
  */
 export function summarize(samples, contenders, workloads) {
   const out = {};
+  const bares = samples.filter((s) => s.id === 'bare');
   for (const workload of workloads) {
-    const bareByRound = new Map();
-    for (const s of samples.filter((x) => x.workload === workload && x.id === 'bare')) {
-      bareByRound.set(s.round, [...(bareByRound.get(s.round) ?? []), s]);
-    }
-    const bare = new Map(
-      [...bareByRound].map(([round, list]) => [
-        round,
-        Object.fromEntries(['rps', 'p50', 'p99', 'cpuPerRequest', 'rss'].map((k) => [k, mean(list.map((s) => s[k]))])),
-      ]),
-    );
     out[workload] = [];
     for (const c of contenders.filter((x) => x.workloads.includes(workload))) {
       const mine = samples.filter((s) => s.workload === workload && s.id === c.id);
       if (mine.length === 0) continue;
-      const withBare = mine.filter((s) => bare.has(s.round));
-      const ratio = (key, invert) => withBare.map((s) => (invert ? bare.get(s.round)[key] / s[key] : s[key] / bare.get(s.round)[key]));
+      const pairs = mine.map((s) => [s, bareReference(s, bares)]).filter(([, ref]) => ref !== null);
+      const ratio = (key, invert) => pairs.map(([s, ref]) => (invert ? ref[key] / s[key] : s[key] / ref[key]));
       const cpuRatios = ratio('cpuPerRequest', true);
+      const isBare = c.id === 'bare';
+      // bare's own ratios are 1 by definition; its range shows how far bare drifted within a round
+      const mid = (xs) => (isBare ? 1 : median(xs));
       out[workload].push({
         id: c.id,
         family: c.family,
         label: c.label,
         alg: c.alg,
-        rounds: mine.length,
+        samples: mine.length,
         rps: median(mine.map((s) => s.rps)),
         p50: median(mine.map((s) => s.p50)),
         p99: median(mine.map((s) => s.p99)),
         cpuPerRequest: median(mine.map((s) => s.cpuPerRequest)),
         rss: median(mine.map((s) => s.rss)) / MiB,
+        busy: median(mine.map((s) => s.busy)),
         ratio: {
-          rps: median(ratio('rps', false)),
-          p50: median(ratio('p50', true)),
-          p99: median(ratio('p99', true)),
-          cpu: median(cpuRatios),
-          rss: median(ratio('rss', true)),
+          rps: mid(ratio('rps', false)),
+          p50: mid(ratio('p50', true)),
+          p99: mid(ratio('p99', true)),
+          cpu: mid(cpuRatios),
+          rss: mid(ratio('rss', true)),
         },
         cpuRatioRange: cpuRatios.length > 0 ? [Math.min(...cpuRatios), Math.max(...cpuRatios)] : [NaN, NaN],
-        rssOverBare: median(withBare.map((s) => (s.rss - bare.get(s.round).rss) / MiB)),
+        rssOverBare: median(pairs.map(([s, ref]) => (s.rss - ref.rss) / MiB)),
+        retained: median(mine.map((s) => s.retained ?? NaN)) / MiB,
+        retainedOverBare: median(pairs.map(([s, ref]) => ((s.retained ?? NaN) - ref.retained) / MiB)),
         usesPerToken: median(mine.map((s) => s.usesPerToken ?? NaN)),
         non2xx: mine.reduce((n, s) => n + (s.responses - s.ok), 0),
       });
@@ -73,9 +87,9 @@ const WORKLOAD_TITLE = {
 
 function table(rows, workload) {
   const head =
-    '| contender | alg | req/s | ×bare | p50 ms | ×bare | p99 ms | ×bare | CPU µs/req | ×bare | ×bare range | RSS MiB | Δbare MiB |' +
+    '| contender | alg | req/s | ×bare | p50 ms | ×bare | p99 ms | ×bare | CPU µs/req | ×bare | ×bare range | server busy | RSS MiB | Δbare | heap after GC MiB | Δbare |' +
     (workload === 'pool' ? ' uses/token |' : '');
-  const sep = '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|' + (workload === 'pool' ? '--:|' : '');
+  const sep = '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|' + (workload === 'pool' ? '--:|' : '');
   const lines = rows.map((r) => {
     const name = r.non2xx > 0 ? `${r.label} (**${r.non2xx} non-2xx**)` : r.label;
     const cells = [
@@ -90,8 +104,11 @@ function table(rows, workload) {
       f(r.cpuPerRequest, 1),
       `**${r2(r.ratio.cpu)}**`,
       `${r2(r.cpuRatioRange[0])}–${r2(r.cpuRatioRange[1])}`,
+      `${f(r.busy * 100, 0)} %`,
       f(r.rss, 1),
       r.id === 'bare' ? '0' : f(r.rssOverBare, 1),
+      f(r.retained, 1),
+      r.id === 'bare' ? '0' : f(r.retainedOverBare, 1),
     ];
     if (workload === 'pool') cells.push(f(r.usesPerToken, 1));
     return `| ${cells.join(' | ')} |`;
@@ -99,58 +116,59 @@ function table(rows, workload) {
   return [head, sep, ...lines].join('\n');
 }
 
+const cpuGoal = (text, workload, match, target) => ({ text, workload, match, target, metric: 'cpu' });
+const isAuthlayerJwt = (alg) => (r) => r.family === 'authlayer' && r.alg === alg;
+
 const GOALS = [
-  { text: 'API key mode, CPU/req ×bare', workload: 'one', match: (r) => r.id === 'authlayer-api-key', target: 0.95 },
-  ...['RS256', 'ES256', 'HS256'].map((alg) => ({
-    text: `JWT ${alg}, one token reused, CPU/req ×bare`,
-    workload: 'one',
-    alg,
-    match: (r) => r.family === 'authlayer' && r.alg === alg,
-    target: 0.93,
-  })),
+  cpuGoal('API key mode, CPU/req ×bare', 'one', (r) => r.id === 'authlayer-api-key', 0.95),
+  ...['RS256', 'ES256', 'HS256'].map((alg) => cpuGoal(`JWT ${alg}, one token reused, CPU/req ×bare`, 'one', isAuthlayerJwt(alg), 0.93)),
   ...[
     ['RS256', 0.8],
     ['ES256', 0.62],
     ['HS256', 0.93],
-  ].map(([alg, target]) => ({
-    text: `JWT ${alg}, distinct tokens, CPU/req ×bare`,
+  ].map(([alg, target]) => cpuGoal(`JWT ${alg}, distinct tokens, CPU/req ×bare`, 'pool', isAuthlayerJwt(alg), target)),
+  ...['RS256', 'ES256', 'HS256'].map((alg) => ({
+    text: `RSS after the distinct-token run, MiB above bare (${alg})`,
     workload: 'pool',
-    alg,
-    match: (r) => r.family === 'authlayer' && r.alg === alg,
-    target,
-  })),
-  {
-    text: 'RSS after the distinct-token run, MiB above bare',
-    workload: 'pool',
-    match: (r) => r.family === 'authlayer',
+    match: isAuthlayerJwt(alg),
     target: 20,
-    rss: true,
-  },
+    metric: 'rssOverBare',
+  })),
+  ...['RS256', 'ES256', 'HS256'].map((alg) => ({
+    text: `heap retained after GC, distinct-token run, MiB above bare (${alg}, informational)`,
+    workload: 'pool',
+    match: isAuthlayerJwt(alg),
+    target: null,
+    metric: 'retainedOverBare',
+  })),
 ];
+
+const PEERS = ['jose 6 (hand-written)', 'express-oauth2-jwt-bearer', 'express-jwt'];
 
 function goalsTable(summary, jwtAvailable) {
   const lines = [
-    '| goal | authlayer contender | measured | target | met | peers in the same run (jose / oauth2-jwt-bearer / express-jwt) | physical limit |',
+    '| goal | authlayer contender | measured | target | met | peers in the same run: jose / oauth2-jwt-bearer / express-jwt | physical limit |',
     '|---|---|--:|--:|:-:|---|--:|',
   ];
   for (const goal of GOALS) {
+    const cpu = goal.metric === 'cpu';
+    const show = (r) => (r === undefined ? '—' : cpu ? r2(r.ratio.cpu) : f(r[goal.metric], 1));
+    const target = goal.target === null ? '' : cpu ? `≥ ${goal.target}` : `≤ ${goal.target}`;
     const rows = summary[goal.workload] ?? [];
     const mine = rows.filter(goal.match);
     if (mine.length === 0) {
-      const why = goal.match({ id: 'authlayer-api-key', family: 'authlayer', alg: goal.alg }) || jwtAvailable ? 'not measured' : 'not measured: @authlayer/jwt not installed';
-      lines.push(`| ${goal.text} | — | ${why} | ${goal.rss ? `≤ ${goal.target}` : `≥ ${goal.target}`} | — | | |`);
+      const apiKey = goal.match({ id: 'authlayer-api-key' });
+      const why = apiKey || jwtAvailable ? 'not measured' : 'not measured: @authlayer/jwt not installed';
+      lines.push(`| ${goal.text} | — | ${why} | ${target} | — | | |`);
       continue;
     }
     for (const r of mine) {
-      const value = goal.rss ? r.rssOverBare : r.ratio.cpu;
-      const met = goal.rss ? value <= goal.target : value >= goal.target;
-      const peers = ['jose 6 (hand-written)', 'express-oauth2-jwt-bearer', 'express-jwt']
-        .map((family) => rows.find((p) => p.family === family && p.alg === r.alg))
-        .map((p) => (p === undefined ? '—' : goal.rss ? f(p.rssOverBare, 1) : r2(p.ratio.cpu)))
-        .join(' / ');
+      const value = cpu ? r.ratio.cpu : r[goal.metric];
+      const met = goal.target === null || !Number.isFinite(value) ? '—' : (cpu ? value >= goal.target : value <= goal.target) ? 'yes' : '**no**';
+      const peers = r.id === 'authlayer-api-key' ? '' : PEERS.map((family) => show(rows.find((p) => p.family === family && p.alg === r.alg))).join(' / ');
       const limit = rows.find((p) => p.family === 'physical limit' && p.alg === r.alg);
       lines.push(
-        `| ${goal.text} | ${r.label}${r.alg ? ` ${r.alg}` : ''} | ${goal.rss ? f(value, 1) : r2(value)} | ${goal.rss ? `≤ ${goal.target}` : `≥ ${goal.target}`} | ${Number.isFinite(value) ? (met ? 'yes' : '**no**') : '—'} | ${r.id === 'authlayer-api-key' ? '' : peers} | ${limit && !goal.rss ? r2(limit.ratio.cpu) : ''} |`,
+        `| ${goal.text} | ${r.label}${r.alg ? ` ${r.alg}` : ''} | ${show(r)} | ${target} | ${met} | ${peers} | ${limit && cpu ? r2(limit.ratio.cpu) : ''} |`,
       );
     }
   }

@@ -88,7 +88,11 @@ async function sanityCheck(contender, port) {
 }
 
 async function measure(contender, workload, round) {
-  const server = spawnNode(join(HERE, 'server.mjs'), { cpu: serverCpu, env: { ...serverEnv, BENCH_CONTENDER: contender.id } });
+  const server = spawnNode(join(HERE, 'server.mjs'), {
+    cpu: serverCpu,
+    nodeArgs: ['--expose-gc'],
+    env: { ...serverEnv, BENCH_CONTENDER: contender.id },
+  });
   try {
     const { port } = await waitFor(server, 'ready');
     await sanityCheck(contender, port);
@@ -100,10 +104,11 @@ async function measure(contender, workload, round) {
     const before = await ask(server, 'usage');
     const run = await ask(loader, 'run', { ...common, duration: options.duration, ...requestPlan(contender, workload, 'run') }, { answer: 'result', timeoutMs });
     if (run.error) throw new Error(run.error);
-    const after = await ask(server, 'usage');
+    const after = await ask(server, 'usage', { gc: true });
     const r = run.result;
     const cpuMicros = after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
     const handled = after.handled - before.handled;
+    const wallMicros = (after.wall - before.wall) / 1000;
     return {
       id: contender.id,
       workload,
@@ -113,6 +118,9 @@ async function measure(contender, workload, round) {
       p99: r.p99,
       cpuPerRequest: cpuMicros / handled,
       rss: after.rss,
+      retained: after.retained,
+      busy: cpuMicros / wallMicros,
+      clientBusy: r.clientBusy,
       responses: r.responses,
       ok: r.ok,
       status: r.status,
@@ -124,23 +132,33 @@ async function measure(contender, workload, round) {
   }
 }
 
-/** Rounds; in each, per workload: bare first, the others rotated by one place per round, bare last. */
+/**
+ * Rounds; in each, per workload, the contenders rotated by one place per round and split into
+ * three groups, with bare before, between and after them. Each contender's ratio is taken
+ * against the bare measurements right before and after its group, so slow drift of a shared
+ * machine cancels out.
+ */
 function schedule() {
   const plan = [];
+  const bare = contenders.find((c) => c.id === 'bare');
   for (let round = 1; round <= options.rounds; round += 1) {
     for (const workload of workloads) {
-      const bare = contenders.find((c) => c.id === 'bare');
       const others = contenders.filter((c) => c.id !== 'bare' && c.workloads.includes(workload));
       const shift = (round - 1) % Math.max(1, others.length);
       const rotated = [...others.slice(shift), ...others.slice(0, shift)];
-      plan.push(...[bare, ...rotated, bare].map((contender) => ({ contender, workload, round })));
+      const size = Math.max(1, Math.ceil(rotated.length / 3));
+      plan.push({ contender: bare, workload, round });
+      for (let i = 0; i < rotated.length; i += size) {
+        plan.push(...rotated.slice(i, i + size).map((contender) => ({ contender, workload, round })));
+        plan.push({ contender: bare, workload, round });
+      }
     }
   }
-  return plan;
+  return plan.map((step, seq) => ({ ...step, seq }));
 }
 
 const plan = schedule();
-const perStep = options.warmup + options.duration + 0.8;
+const perStep = options.warmup + options.duration + 0.7;
 log(
   `${contenders.length} contenders, workloads ${workloads.join(' + ')}, ${options.rounds} round(s) x ${options.duration} s ` +
     `(+${options.warmup} s warm-up), ${options.connections} connections; ${plan.length} measurements, about ` +
@@ -152,10 +170,10 @@ const failures = [];
 for (const [index, step] of plan.entries()) {
   const tag = `${String(index + 1).padStart(3)}/${plan.length} r${step.round} ${step.workload.padEnd(4)} ${step.contender.id}`;
   try {
-    const sample = await measure(step.contender, step.workload, step.round);
+    const sample = { ...(await measure(step.contender, step.workload, step.round)), seq: step.seq };
     samples.push(sample);
     const bad = sample.ok < sample.responses ? `  !! ${sample.responses - sample.ok} non-2xx ${JSON.stringify(sample.status)}` : '';
-    log(`${tag.padEnd(48)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50.toFixed(2)} ms  ${sample.cpuPerRequest.toFixed(1)} µs CPU/req  ${(sample.rss / 2 ** 20).toFixed(1)} MiB${bad}`);
+    log(`${tag.padEnd(48)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50.toFixed(2)} ms  ${sample.cpuPerRequest.toFixed(1)} µs CPU/req  ${(sample.rss / 2 ** 20).toFixed(1)} MiB  busy ${(sample.busy * 100).toFixed(0)}% (client ${(sample.clientBusy * 100).toFixed(0)}%)${bad}`);
   } catch (error) {
     failures.push({ id: step.contender.id, workload: step.workload, round: step.round, message: String(error?.message ?? error) });
     log(`${tag}  FAILED: ${error?.message ?? error}`);

@@ -1,7 +1,8 @@
 // One contender's server, run by the orchestrator as a child process (pinned with taskset).
 // POST /invoke behind the contender's middleware, then express.json(), answering {query, auth}.
 // Talks over IPC: sends {type: 'ready', port} once listening; answers {type: 'usage'} with its
-// CPU time, RSS and the number of requests it has seen.
+// CPU time, RSS (and, when asked, the heap retained after a full GC) and the number of
+// requests it has seen. Started with --expose-gc, which changes nothing else.
 import express from 'express';
 import { contenderById } from './contenders.mjs';
 
@@ -29,7 +30,16 @@ const server = app.listen(0, '127.0.0.1', () => {
 });
 process.on('message', (message) => {
   if (message?.type === 'usage') {
-    process.send({ type: 'usage', id: message.id, cpu: process.cpuUsage(), rss: process.memoryUsage().rss, handled });
+    const wall = Number(process.hrtime.bigint()); // ns
+    const cpu = process.cpuUsage();
+    const rss = process.memoryUsage().rss;
+    let retained = null;
+    if (message.gc && typeof globalThis.gc === 'function') {
+      // After the measurement only: what the middleware keeps (caches), without garbage.
+      globalThis.gc();
+      retained = process.memoryUsage().heapUsed;
+    }
+    process.send({ type: 'usage', id: message.id, cpu, wall, rss, retained, handled });
   } else if (message?.type === 'stop') {
     server.closeAllConnections();
     server.close(() => process.exit(0));
