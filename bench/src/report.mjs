@@ -202,6 +202,7 @@ export function renderMarkdown(summary, meta, micro) {
       'the cells are medians over rounds. "×bare range" is the lowest and highest CPU ratio of the rounds: a wide range means a noisy machine.',
   ];
   if (!meta.jwtAvailable) parts.push('', '> authlayer jwt contenders skipped: @authlayer/jwt not installed');
+  else parts.push('', `@authlayer/jwt: ${meta.jwtSource}.`);
   for (const workload of Object.keys(summary)) {
     const title = workload === 'pool' ? WORKLOAD_TITLE.pool(o.pool) : WORKLOAD_TITLE.one;
     parts.push('', `## ${title}`, '', table(summary[workload], workload));

@@ -208,6 +208,7 @@ const meta = {
   loadavg: { before: load0, after: loadavg() },
   options,
   jwtAvailable,
+  jwtSource: !jwtAvailable ? null : process.env.AUTHLAYER_JWT_MODULE ? `AUTHLAYER_JWT_MODULE=${process.env.AUTHLAYER_JWT_MODULE}` : 'the installed package',
   jwksHits,
   failures,
 };
