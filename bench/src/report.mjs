@@ -11,9 +11,19 @@ const MiB = 2 ** 20;
 
 const METRICS = ['rps', 'p50', 'p99', 'cpuPerRequest', 'rss', 'retained'];
 
-/** The mean of the bare measurements right before and after a sample (same round and workload). */
+/**
+ * A sample whose server was busy less than this share of the wall time was starved (another
+ * process held its core, or the client fell behind): its CPU per request is inflated by the
+ * lost batching, so it is left out whenever its contender has samples that were not.
+ */
+export const MIN_BUSY = 0.5;
+const starved = (s) => Number.isFinite(s.busy) && s.busy < MIN_BUSY;
+/** The samples that were not starved, or all of them when every one was. */
+const usable = (list) => (list.some((s) => !starved(s)) ? list.filter((s) => !starved(s)) : list);
+
+/** The mean of the nearest usable bare measurements before and after a sample (same round and workload). */
 function bareReference(sample, bares) {
-  const mine = bares.filter((b) => b.round === sample.round && b.workload === sample.workload);
+  const mine = usable(bares.filter((b) => b.round === sample.round && b.workload === sample.workload));
   let around;
   if (sample.id === 'bare') {
     around = mine; // bare against all bare of its round: shows how much the machine drifted
@@ -38,8 +48,9 @@ export function summarize(samples, contenders, workloads) {
   for (const workload of workloads) {
     out[workload] = [];
     for (const c of contenders.filter((x) => x.workloads.includes(workload))) {
-      const mine = samples.filter((s) => s.workload === workload && s.id === c.id);
-      if (mine.length === 0) continue;
+      const all = samples.filter((s) => s.workload === workload && s.id === c.id);
+      if (all.length === 0) continue;
+      const mine = usable(all);
       const pairs = mine.map((s) => [s, bareReference(s, bares)]).filter(([, ref]) => ref !== null);
       const ratio = (key, invert) => pairs.map(([s, ref]) => (invert ? ref[key] / s[key] : s[key] / ref[key]));
       const cpuRatios = ratio('cpuPerRequest', true);
@@ -52,6 +63,7 @@ export function summarize(samples, contenders, workloads) {
         label: c.label,
         alg: c.alg,
         samples: mine.length,
+        starved: all.length - mine.length,
         rps: median(mine.map((s) => s.rps)),
         p50: median(mine.map((s) => s.p50)),
         p99: median(mine.map((s) => s.p99)),
@@ -70,7 +82,7 @@ export function summarize(samples, contenders, workloads) {
         retained: median(mine.map((s) => s.retained ?? NaN)) / MiB,
         retainedOverBare: median(pairs.map(([s, ref]) => ((s.retained ?? NaN) - ref.retained) / MiB)),
         usesPerToken: median(mine.map((s) => s.usesPerToken ?? NaN)),
-        non2xx: mine.reduce((n, s) => n + (s.responses - s.ok), 0),
+        non2xx: all.reduce((n, s) => n + (s.responses - s.ok), 0),
       });
     }
   }
@@ -91,7 +103,8 @@ function table(rows, workload) {
     (workload === 'pool' ? ' uses/token |' : '');
   const sep = '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|' + (workload === 'pool' ? '--:|' : '');
   const lines = rows.map((r) => {
-    const name = r.non2xx > 0 ? `${r.label} (**${r.non2xx} non-2xx**)` : r.label;
+    let name = r.non2xx > 0 ? `${r.label} (**${r.non2xx} non-2xx**)` : r.label;
+    if (r.starved > 0) name += ` (${r.starved} starved sample${r.starved > 1 ? 's' : ''} left out)`;
     const cells = [
       r.id === 'bare' ? `**${name}**` : name,
       r.alg ?? '—',
@@ -199,7 +212,8 @@ export function renderMarkdown(summary, meta, micro) {
       `${meta.loadavg.after.map((x) => x.toFixed(2)).join(' ')} after · ${meta.minutes.toFixed(1)} min`,
     '',
     'Ratios are to bare Express 5 measured in the same round and read "1.00 = as good as bare, higher is better"; ' +
-      'the cells are medians over rounds. "×bare range" is the lowest and highest CPU ratio of the rounds: a wide range means a noisy machine.',
+      'the cells are medians over rounds. "×bare range" is the lowest and highest CPU ratio of the rounds: a wide range means a noisy machine. ' +
+      `Samples whose server was busy less than ${MIN_BUSY * 100} % of the time (starved by other load) are left out when their contender has others.`,
   ];
   if (!meta.jwtAvailable) parts.push('', '> authlayer jwt contenders skipped: @authlayer/jwt not installed');
   else parts.push('', `@authlayer/jwt: ${meta.jwtSource}.`);
