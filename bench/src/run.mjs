@@ -208,7 +208,11 @@ const meta = {
   loadavg: { before: load0, after: loadavg() },
   options,
   jwtAvailable,
-  jwtSource: !jwtAvailable ? null : process.env.AUTHLAYER_JWT_MODULE ? `AUTHLAYER_JWT_MODULE=${process.env.AUTHLAYER_JWT_MODULE}` : 'the installed package',
+  jwtSource: !jwtAvailable
+    ? null
+    : process.env.AUTHLAYER_JWT_MODULE
+      ? `loaded from AUTHLAYER_JWT_MODULE (${process.env.AUTHLAYER_JWT_LABEL ?? process.env.AUTHLAYER_JWT_MODULE}), not the workspace package`
+      : 'the installed workspace package',
   jwksHits,
   failures,
 };
