@@ -7,12 +7,14 @@ import { cpus, loadavg, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SKIPPED_LINE, authlayerJwtAvailable } from './authlayer-jwt.mjs';
-import { checkPinning, spawnNode, waitFor, ask, stopChild } from './children.mjs';
+import { checkPinning, spawnNode, waitFor, stopChild } from './children.mjs';
 import { CONTENDERS, ENV } from './contenders.mjs';
 import { startJwksServer } from './jwks-server.mjs';
 import { loadMaterial, publicJwks } from './material.mjs';
+import { createMeasurer } from './measure.mjs';
 import { readOptions } from './options.mjs';
 import { summarize, renderMarkdown, replaceReadmeSection } from './report.mjs';
+import { schedule } from './schedule.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -50,114 +52,9 @@ const serverEnv = {
 const loader = spawnNode(join(HERE, 'load.mjs'), { cpu: loadCpu, env: process.env });
 await waitFor(loader, 'ready');
 
-/** What the client sends to a contender in a workload: the header, and the list of values it rotates. */
-function requestPlan(contender, workload, phase) {
-  if (contender.header === 'x-api-key') return { header: 'x-api-key', bearer: false, spec: { value: material.keys.apiKey } };
-  const file = material.files[contender.alg];
-  const field = workload === 'one' ? 'one' : phase === 'warmup' ? 'warm' : 'pool';
-  return { header: 'authorization', bearer: true, spec: { file, field } };
-}
+const measure = createMeasurer({ here: HERE, material, serverEnv, loader, serverCpu, options });
 
-function tamper(token) {
-  const end = token.endsWith('AAAA') ? 'BBBB' : 'AAAA';
-  return token.slice(0, -4) + end;
-}
-
-async function post(port, header, value) {
-  const response = await fetch(`http://127.0.0.1:${port}/invoke`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [header]: value },
-    body: JSON.stringify({ query: 'hello' }),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
-
-/** Proves the server authenticates: a valid credential gets 200, a tampered one 401. */
-async function sanityCheck(contender, port) {
-  const tokens = contender.alg === null ? null : material.tokens[contender.alg];
-  const [header, good, bad] =
-    contender.header === 'x-api-key'
-      ? ['x-api-key', material.keys.apiKey, `${material.keys.apiKey}x`]
-      : ['authorization', `Bearer ${tokens.one}`, `Bearer ${tamper(tokens.one)}`];
-  const ok = await post(port, header, good);
-  if (ok !== 200) throw new Error(`${contender.id}: a valid credential got ${ok}, not 200`);
-  if (contender.id === 'bare') return;
-  const refused = await post(port, header, bad);
-  if (refused !== 401) throw new Error(`${contender.id}: a tampered credential got ${refused}, not 401`);
-}
-
-async function measure(contender, workload, round) {
-  const server = spawnNode(join(HERE, 'server.mjs'), {
-    cpu: serverCpu,
-    nodeArgs: ['--expose-gc'],
-    env: { ...serverEnv, BENCH_CONTENDER: contender.id },
-  });
-  try {
-    const { port } = await waitFor(server, 'ready');
-    await sanityCheck(contender, port);
-    const url = `http://127.0.0.1:${port}`;
-    const common = { url, connections: options.connections };
-    const timeoutMs = (Math.max(options.warmup, options.duration) + 30) * 1000;
-    const warm = await ask(loader, 'run', { ...common, duration: options.warmup, ...requestPlan(contender, workload, 'warmup') }, { answer: 'result', timeoutMs });
-    if (warm.error) throw new Error(warm.error);
-    const before = await ask(server, 'usage');
-    const run = await ask(loader, 'run', { ...common, duration: options.duration, ...requestPlan(contender, workload, 'run') }, { answer: 'result', timeoutMs });
-    if (run.error) throw new Error(run.error);
-    const after = await ask(server, 'usage', { gc: true });
-    const r = run.result;
-    const cpuMicros = after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
-    const handled = after.handled - before.handled;
-    const wallMicros = (after.wall - before.wall) / 1000;
-    return {
-      id: contender.id,
-      workload,
-      round,
-      rps: r.rps,
-      p50: r.p50,
-      p99: r.p99,
-      cpuPerRequest: cpuMicros / handled,
-      rss: after.rss,
-      retained: after.retained,
-      busy: cpuMicros / wallMicros,
-      clientBusy: r.clientBusy,
-      responses: r.responses,
-      ok: r.ok,
-      status: r.status,
-      errors: r.errors,
-      usesPerToken: workload === 'pool' && contender.alg !== null ? r.responses / r.distinct : null,
-    };
-  } finally {
-    await stopChild(server);
-  }
-}
-
-/**
- * Rounds; in each, per workload, the contenders rotated by one place per round and split into
- * three groups, with bare before, between and after them. Each contender's ratio is taken
- * against the bare measurements right before and after its group, so slow drift of a shared
- * machine cancels out.
- */
-function schedule() {
-  const plan = [];
-  const bare = contenders.find((c) => c.id === 'bare');
-  for (let round = 1; round <= options.rounds; round += 1) {
-    for (const workload of workloads) {
-      const others = contenders.filter((c) => c.id !== 'bare' && c.workloads.includes(workload));
-      const shift = (round - 1) % Math.max(1, others.length);
-      const rotated = [...others.slice(shift), ...others.slice(0, shift)];
-      const size = Math.max(1, Math.ceil(rotated.length / 3));
-      plan.push({ contender: bare, workload, round });
-      for (let i = 0; i < rotated.length; i += size) {
-        plan.push(...rotated.slice(i, i + size).map((contender) => ({ contender, workload, round })));
-        plan.push({ contender: bare, workload, round });
-      }
-    }
-  }
-  return plan.map((step, seq) => ({ ...step, seq }));
-}
-
-const plan = schedule();
+const plan = schedule(contenders, workloads, options.rounds);
 const perStep = options.warmup + options.duration + 0.7;
 log(
   `${contenders.length} contenders, workloads ${workloads.join(' + ')}, ${options.rounds} round(s) x ${options.duration} s ` +
