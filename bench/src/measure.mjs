@@ -80,6 +80,8 @@ export function createMeasurer({ here, material, serverEnv, loader, serverCpu, o
         rss: after.rss,
         retained: after.retained,
         busy: cpuMicros / wallMicros,
+        // share of the time the server's main thread was runnable but did not get its core
+        waiting: after.waited === null || before.waited === null ? NaN : (after.waited - before.waited) / 1000 / wallMicros,
         clientBusy: r.clientBusy,
         responses: r.responses,
         ok: r.ok,

@@ -70,6 +70,7 @@ export function summarize(samples, contenders, workloads) {
         cpuPerRequest: median(mine.map((s) => s.cpuPerRequest)),
         rss: median(mine.map((s) => s.rss)) / MiB,
         busy: median(mine.map((s) => s.busy)),
+        waiting: median(mine.map((s) => s.waiting ?? NaN)),
         ratio: {
           rps: mid(ratio('rps', false)),
           p50: mid(ratio('p50', true)),
@@ -99,7 +100,7 @@ const WORKLOAD_TITLE = {
 
 function table(rows, workload) {
   const head =
-    '| contender | alg | req/s | ×bare | p50 ms | ×bare | p99 ms | ×bare | CPU µs/req | ×bare | ×bare range | server busy | RSS MiB | Δbare | heap after GC MiB | Δbare |' +
+    '| contender | alg | req/s | ×bare | p50 ms | ×bare | p99 ms | ×bare | CPU µs/req | ×bare | ×bare range | server busy / waiting | RSS MiB | Δbare | heap after GC MiB | Δbare |' +
     (workload === 'pool' ? ' uses/token |' : '');
   const sep = '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|' + (workload === 'pool' ? '--:|' : '');
   const lines = rows.map((r) => {
@@ -117,7 +118,7 @@ function table(rows, workload) {
       f(r.cpuPerRequest, 1),
       `**${r2(r.ratio.cpu)}**`,
       `${r2(r.cpuRatioRange[0])}–${r2(r.cpuRatioRange[1])}`,
-      `${f(r.busy * 100, 0)} %`,
+      `${f(r.busy * 100, 0)} % / ${f(r.waiting * 100, 0)} %`,
       f(r.rss, 1),
       r.id === 'bare' ? '0' : f(r.rssOverBare, 1),
       f(r.retained, 1),

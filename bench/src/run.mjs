@@ -70,7 +70,7 @@ for (const [index, step] of plan.entries()) {
     const sample = { ...(await measure(step.contender, step.workload, step.round)), seq: step.seq };
     samples.push(sample);
     const bad = sample.ok < sample.responses ? `  !! ${sample.responses - sample.ok} non-2xx ${JSON.stringify(sample.status)}` : '';
-    log(`${tag.padEnd(48)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50.toFixed(2)} ms  ${sample.cpuPerRequest.toFixed(1)} µs CPU/req  ${(sample.rss / 2 ** 20).toFixed(1)} MiB  busy ${(sample.busy * 100).toFixed(0)}% (client ${(sample.clientBusy * 100).toFixed(0)}%)${bad}`);
+    log(`${tag.padEnd(48)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50.toFixed(2)} ms  ${sample.cpuPerRequest.toFixed(1)} µs CPU/req  ${(sample.rss / 2 ** 20).toFixed(1)} MiB  busy ${(sample.busy * 100).toFixed(0)}% waiting ${(sample.waiting * 100).toFixed(0)}% (client busy ${(sample.clientBusy * 100).toFixed(0)}%)${bad}`);
   } catch (error) {
     failures.push({ id: step.contender.id, workload: step.workload, round: step.round, message: String(error?.message ?? error) });
     log(`${tag}  FAILED: ${error?.message ?? error}`);

@@ -3,6 +3,7 @@
 // Talks over IPC: sends {type: 'ready', port} once listening; answers {type: 'usage'} with its
 // CPU time, RSS (and, when asked, the heap retained after a full GC) and the number of
 // requests it has seen. Started with --expose-gc, which changes nothing else.
+import { readFileSync } from 'node:fs';
 import express from 'express';
 import { contenderById } from './contenders.mjs';
 
@@ -25,6 +26,18 @@ app.use((err, _req, res, _next) => {
   res.status(status).json({ error: status === 401 ? 'unauthorized' : 'error', message: 'refused' });
 });
 
+/**
+ * ns the main thread spent runnable but not running (Linux schedstat): its core was held by
+ * another process, or by this one's own helper threads. null where there is no /proc.
+ */
+function runQueueWait() {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
 const server = app.listen(0, '127.0.0.1', () => {
   process.send({ type: 'ready', port: server.address().port });
 });
@@ -32,6 +45,7 @@ process.on('message', (message) => {
   if (message?.type === 'usage') {
     const wall = Number(process.hrtime.bigint()); // ns
     const cpu = process.cpuUsage();
+    const waited = runQueueWait();
     const rss = process.memoryUsage().rss;
     let retained = null;
     if (message.gc && typeof globalThis.gc === 'function') {
@@ -39,7 +53,7 @@ process.on('message', (message) => {
       globalThis.gc();
       retained = process.memoryUsage().heapUsed;
     }
-    process.send({ type: 'usage', id: message.id, cpu, wall, rss, retained, handled });
+    process.send({ type: 'usage', id: message.id, cpu, wall, waited, rss, retained, handled });
   } else if (message?.type === 'stop') {
     server.closeAllConnections();
     server.close(() => process.exit(0));
