@@ -92,6 +92,7 @@ export function summarize(samples, contenders, workloads) {
 
 const f = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
 const r2 = (x) => f(x, 2);
+const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)} %` : '—');
 
 const WORKLOAD_TITLE = {
   one: 'One token reused for every request',
@@ -100,9 +101,9 @@ const WORKLOAD_TITLE = {
 
 function table(rows, workload) {
   const head =
-    '| contender | alg | req/s | ×bare | p50 ms | ×bare | p99 ms | ×bare | CPU µs/req | ×bare | ×bare range | server busy / waiting | RSS MiB | Δbare | heap after GC MiB | Δbare |' +
+    '| contender | alg | req/s | ×bare | p50 ms | ×bare | p99 ms | ×bare | CPU µs/req | ×bare | ×bare range | server busy / waiting | RSS MiB | ×bare | Δbare MiB | heap after GC MiB | Δbare MiB |' +
     (workload === 'pool' ? ' uses/token |' : '');
-  const sep = '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|' + (workload === 'pool' ? '--:|' : '');
+  const sep = '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|' + (workload === 'pool' ? '--:|' : '');
   const lines = rows.map((r) => {
     let name = r.non2xx > 0 ? `${r.label} (**${r.non2xx} non-2xx**)` : r.label;
     if (r.starved > 0) name += ` (${r.starved} starved sample${r.starved > 1 ? 's' : ''} left out)`;
@@ -118,8 +119,9 @@ function table(rows, workload) {
       f(r.cpuPerRequest, 1),
       `**${r2(r.ratio.cpu)}**`,
       `${r2(r.cpuRatioRange[0])}–${r2(r.cpuRatioRange[1])}`,
-      `${f(r.busy * 100, 0)} % / ${f(r.waiting * 100, 0)} %`,
+      `${pct(r.busy)} / ${pct(r.waiting)}`,
       f(r.rss, 1),
+      r2(r.ratio.rss),
       r.id === 'bare' ? '0' : f(r.rssOverBare, 1),
       f(r.retained, 1),
       r.id === 'bare' ? '0' : f(r.retainedOverBare, 1),
