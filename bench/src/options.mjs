@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 
 const DEFAULTS = {
   full: { rounds: 3, duration: 3, warmup: 1, connections: 10, pool: 10_000, verifyMs: 500 },
-  quick: { rounds: 1, duration: 1, warmup: 1, connections: 10, pool: 10_000, verifyMs: 100 },
+  quick: { rounds: 1, duration: 1, warmup: 0.75, connections: 10, pool: 10_000, verifyMs: 100 },
 };
 
 /**
