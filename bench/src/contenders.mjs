@@ -1,0 +1,151 @@
+// The contenders: what each server process mounts in front of POST /invoke. Metadata is read by
+// the orchestrator; `build` runs only inside a server process (peers are imported lazily there).
+import { ISSUER, AUDIENCE } from './material.mjs';
+
+/** Environment variables through which the orchestrator hands key material to a server. */
+export const ENV = {
+  RS256: 'BENCH_RS256_PUBLIC_KEY',
+  ES256: 'BENCH_ES256_PUBLIC_KEY',
+  HS256: 'BENCH_HS256_SECRET',
+  apiKey: 'BENCH_API_KEY',
+  jwksUrl: 'BENCH_JWKS_URL',
+};
+
+const both = ['one', 'pool'];
+
+const authlayerJwt = (alg, source) => ({
+  id: `authlayer-jwt-${alg.toLowerCase()}-${source}`,
+  family: 'authlayer',
+  label: `authlayer JWT, ${source === 'jwks' ? 'loopback JWKS' : alg === 'HS256' ? 'secret via public_key_env' : 'PEM via public_key_env'}`,
+  alg,
+  workloads: both,
+  needsAuthlayerJwt: true,
+  async build(env) {
+    const { createAuthMiddleware } = await import('@authlayer/express');
+    const { importModeFromBench } = await import('./authlayer-jwt.mjs');
+    const jwt = { issuer: ISSUER, audience: AUDIENCE, algorithms: [alg] };
+    if (source === 'jwks') jwt.jwks_url = env[ENV.jwksUrl];
+    else jwt.public_key_env = ENV[alg];
+    const auth = await createAuthMiddleware({ auth: { mode: 'jwt', jwt } }, { env, importModule: importModeFromBench });
+    // Never measure the no-auth fallback by mistake.
+    if (auth.method !== 'jwt') throw new Error(`authlayer JWT middleware is "${auth.method}", not jwt`);
+    return auth;
+  },
+});
+
+const expressJwt = (alg) => ({
+  id: `express-jwt-${alg.toLowerCase()}${alg === 'HS256' ? '' : '-jwks'}`,
+  family: 'express-jwt',
+  label: alg === 'HS256' ? 'express-jwt, secret' : 'express-jwt + jwks-rsa, loopback JWKS',
+  alg,
+  workloads: both,
+  async build(env) {
+    const { expressjwt } = await import('express-jwt');
+    let secret = env[ENV.HS256];
+    if (alg !== 'HS256') {
+      const { default: jwksRsa } = await import('jwks-rsa');
+      // jwks-rsa's documented express-jwt set-up (cache and rate limit on).
+      secret = jwksRsa.expressJwtSecret({ jwksUri: env[ENV.jwksUrl], cache: true, rateLimit: true, jwksRequestsPerMinute: 10 });
+    }
+    return expressjwt({ secret, algorithms: [alg], issuer: ISSUER, audience: AUDIENCE });
+  },
+});
+
+const oauth2Bearer = (alg) => ({
+  id: `oauth2-bearer-${alg.toLowerCase()}${alg === 'HS256' ? '' : '-jwks'}`,
+  family: 'express-oauth2-jwt-bearer',
+  label: alg === 'HS256' ? 'express-oauth2-jwt-bearer, secret' : 'express-oauth2-jwt-bearer, loopback JWKS',
+  alg,
+  workloads: both,
+  async build(env) {
+    const { auth } = await import('express-oauth2-jwt-bearer');
+    const keys = alg === 'HS256' ? { secret: env[ENV.HS256] } : { jwksUri: env[ENV.jwksUrl] };
+    return auth({ issuer: ISSUER, audience: AUDIENCE, tokenSigningAlg: alg, ...keys });
+  },
+});
+
+const joseReference = (alg) => ({
+  id: `jose-${alg.toLowerCase()}`,
+  family: 'jose 6 (hand-written)',
+  label: `jose 6 jwtVerify, ${alg === 'HS256' ? 'secret' : 'importSPKI once'}`,
+  alg,
+  workloads: both,
+  async build(env) {
+    const { importSPKI, jwtVerify } = await import('jose');
+    const key = alg === 'HS256' ? new TextEncoder().encode(env[ENV.HS256]) : await importSPKI(env[ENV[alg]], alg);
+    const options = { issuer: ISSUER, audience: AUDIENCE, algorithms: [alg] };
+    return (req, res, next) => {
+      const header = req.headers.authorization;
+      if (typeof header !== 'string' || !header.startsWith('Bearer ')) return unauthorized(res);
+      jwtVerify(header.slice(7), key, options).then(
+        ({ payload }) => {
+          req.auth = payload;
+          next();
+        },
+        () => unauthorized(res),
+      );
+    };
+  },
+});
+
+const physicalLimit = (alg) => ({
+  id: `limit-${alg.toLowerCase()}`,
+  family: 'physical limit',
+  label: 'node:crypto, key parsed once (signature + exp/iss/aud only; not a real middleware)',
+  alg,
+  workloads: ['pool'],
+  async build(env) {
+    const { verifyLimit } = await import('./limit-verifier.mjs');
+    const verify = verifyLimit(alg, alg === 'HS256' ? env[ENV.HS256] : env[ENV[alg]], { issuer: ISSUER, audience: AUDIENCE });
+    return (req, res, next) => {
+      const header = req.headers.authorization;
+      const payload = typeof header === 'string' && header.startsWith('Bearer ') ? verify(header.slice(7)) : null;
+      if (payload === null) return unauthorized(res);
+      req.auth = payload;
+      next();
+    };
+  },
+});
+
+function unauthorized(res) {
+  res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: 'unauthorized', message: 'invalid token' });
+}
+
+/** Every contender, in report order. `bare` has no middleware: it is the ceiling. */
+export const CONTENDERS = [
+  { id: 'bare', family: 'bare', label: 'bare Express 5 (no authentication)', alg: 'RS256', workloads: both, build: async () => null },
+  {
+    id: 'authlayer-api-key',
+    family: 'authlayer',
+    label: 'authlayer API key (X-API-Key)',
+    alg: null,
+    header: 'x-api-key',
+    workloads: ['one'],
+    async build(env) {
+      const { createAuthMiddleware } = await import('@authlayer/express');
+      const { importModeFromBench } = await import('./authlayer-jwt.mjs');
+      const config = { auth: { mode: 'api_key', api_keys: { env_var: ENV.apiKey } } };
+      const auth = await createAuthMiddleware(config, { env, importModule: importModeFromBench });
+      if (auth.method !== 'api_key') throw new Error(`authlayer API key middleware is "${auth.method}", not api_key`);
+      return auth;
+    },
+  },
+  authlayerJwt('RS256', 'pem'),
+  authlayerJwt('RS256', 'jwks'),
+  authlayerJwt('ES256', 'pem'),
+  authlayerJwt('HS256', 'secret'),
+  joseReference('RS256'),
+  joseReference('ES256'),
+  joseReference('HS256'),
+  oauth2Bearer('RS256'),
+  oauth2Bearer('ES256'),
+  oauth2Bearer('HS256'),
+  expressJwt('RS256'),
+  expressJwt('ES256'),
+  expressJwt('HS256'),
+  physicalLimit('RS256'),
+  physicalLimit('ES256'),
+  physicalLimit('HS256'),
+].map((c) => ({ header: 'authorization', needsAuthlayerJwt: false, ...c }));
+
+export const contenderById = (id) => CONTENDERS.find((c) => c.id === id);

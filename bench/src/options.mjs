@@ -1,0 +1,89 @@
+// Command-line flags and BENCH_* environment variables of the benchmark. Flags win over env.
+import { parseArgs } from 'node:util';
+
+const DEFAULTS = {
+  full: { rounds: 3, duration: 3, warmup: 1, connections: 10, pool: 10_000, verifyMs: 500 },
+  quick: { rounds: 1, duration: 1, warmup: 0.75, connections: 10, pool: 10_000, verifyMs: 100 },
+};
+
+/**
+ * Reads the options of `run.mjs` and `verify.mjs`.
+ * @returns {{quick: boolean, rounds: number, duration: number, warmup: number, connections: number,
+ *   pool: number, verifyMs: number, only: string[] | null, workloads: string[], verify: boolean,
+ *   serverCpu: string, loadCpu: string, pin: boolean, out: string | null, readme: boolean, json: boolean}}
+ */
+export function readOptions(argv = process.argv.slice(2), env = process.env) {
+  const { values } = parseArgs({
+    args: argv,
+    allowPositionals: false,
+    options: {
+      quick: { type: 'boolean' },
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      pool: { type: 'string' },
+      'verify-ms': { type: 'string' },
+      only: { type: 'string' },
+      workloads: { type: 'string' },
+      'no-verify': { type: 'boolean' },
+      'server-cpu': { type: 'string' },
+      'load-cpu': { type: 'string' },
+      'no-pin': { type: 'boolean' },
+      out: { type: 'string' },
+      'no-readme': { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(HELP);
+    process.exit(0);
+  }
+  const quick = values.quick ?? isTrue(env.BENCH_QUICK);
+  const base = quick ? DEFAULTS.quick : DEFAULTS.full;
+  const num = (flag, name, fallback) => {
+    const raw = values[flag] ?? env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${flag} / ${name} must be a positive number, got "${raw}"`);
+    return n;
+  };
+  const list = (raw) => (raw === undefined || raw === '' ? null : raw.split(',').map((s) => s.trim()).filter(Boolean));
+  return {
+    quick,
+    rounds: Math.round(num('rounds', 'BENCH_ROUNDS', base.rounds)),
+    duration: num('duration', 'BENCH_DURATION', base.duration),
+    warmup: num('warmup', 'BENCH_WARMUP', base.warmup),
+    connections: Math.round(num('connections', 'BENCH_CONNECTIONS', base.connections)),
+    pool: Math.round(num('pool', 'BENCH_POOL', base.pool)),
+    verifyMs: num('verify-ms', 'BENCH_VERIFY_MS', base.verifyMs),
+    only: list(values.only ?? env.BENCH_ONLY),
+    workloads: list(values.workloads ?? env.BENCH_WORKLOADS) ?? ['one', 'pool'],
+    verify: !(values['no-verify'] ?? isTrue(env.BENCH_NO_VERIFY)),
+    serverCpu: values['server-cpu'] ?? env.BENCH_SERVER_CPU ?? '0',
+    loadCpu: values['load-cpu'] ?? env.BENCH_LOAD_CPU ?? '1',
+    pin: !(values['no-pin'] ?? isTrue(env.BENCH_NO_PIN)),
+    out: values.out ?? env.BENCH_OUT ?? null,
+    readme: !(values['no-readme'] ?? isTrue(env.BENCH_NO_README)),
+    json: values.json ?? false,
+  };
+}
+
+const isTrue = (v) => v !== undefined && v !== '' && v !== '0' && v !== 'false';
+
+const HELP = `pnpm bench [-- flags]     (flags also as BENCH_* env vars)
+  --quick              1 round x 1 s, for development (BENCH_QUICK=1)
+  --rounds N           rounds, contenders interleaved in each (default 3)
+  --duration S         measured seconds per contender per workload (default 3)
+  --warmup S           unmeasured seconds before each measurement (default 1)
+  --connections N      autocannon connections (default 10)
+  --pool N             distinct tokens of the pool workload (default 10000)
+  --only a,b           only contenders whose id contains one of these (bare always runs)
+  --workloads one,pool which token workloads (default both)
+  --no-verify          skip the verification micro-benchmark
+  --verify-ms MS       time per micro-benchmark sample (default 500)
+  --server-cpu C       core of the servers (default 0), --load-cpu C: of autocannon (default 1)
+  --no-pin             do not use taskset
+  --out FILE           markdown file (default bench/results/latest.md)
+  --no-readme          do not copy the table into bench/README.md`;

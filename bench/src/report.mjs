@@ -1,0 +1,259 @@
+// Medians, ratios to bare Express in the same round, and the markdown of the results.
+
+const median = (xs) => {
+  const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (v.length === 0) return NaN;
+  const m = Math.floor(v.length / 2);
+  return v.length % 2 === 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const MiB = 2 ** 20;
+
+const METRICS = ['rps', 'p50', 'p99', 'cpuPerRequest', 'rss', 'retained'];
+
+/**
+ * A sample whose server was busy less than this share of the wall time was starved (another
+ * process held its core, or the client fell behind): its CPU per request is inflated by the
+ * lost batching, so it is left out whenever its contender has samples that were not.
+ */
+export const MIN_BUSY = 0.5;
+const starved = (s) => Number.isFinite(s.busy) && s.busy < MIN_BUSY;
+/** The samples that were not starved, or all of them when every one was. */
+const usable = (list) => (list.some((s) => !starved(s)) ? list.filter((s) => !starved(s)) : list);
+
+/** The mean of the nearest usable bare measurements before and after a sample (same round and workload). */
+function bareReference(sample, bares) {
+  const mine = usable(bares.filter((b) => b.round === sample.round && b.workload === sample.workload));
+  let around;
+  if (sample.id === 'bare') {
+    around = mine; // bare against all bare of its round: shows how much the machine drifted
+  } else {
+    const before = mine.filter((b) => b.seq < sample.seq).at(-1);
+    const after = mine.find((b) => b.seq > sample.seq);
+    around = [before, after].filter((b) => b !== undefined);
+  }
+  if (around.length === 0) return null;
+  return Object.fromEntries(METRICS.map((k) => [k, mean(around.map((b) => b[k]))]));
+}
+
+/**
+ * Per workload and contender: medians over rounds of the absolute values and of the ratios to
+ * bare Express measured right before and after it (see run.mjs, schedule). Ratios read "higher
+ * is better, 1.00 = as good as bare": req/s is contender / bare; latency, CPU per request and RSS
+ * are bare / contender. `rssOverBare` is the median of (contender RSS - bare RSS) in MiB.
+ */
+export function summarize(samples, contenders, workloads) {
+  const out = {};
+  const bares = samples.filter((s) => s.id === 'bare');
+  for (const workload of workloads) {
+    out[workload] = [];
+    for (const c of contenders.filter((x) => x.workloads.includes(workload))) {
+      const all = samples.filter((s) => s.workload === workload && s.id === c.id);
+      if (all.length === 0) continue;
+      const mine = usable(all);
+      const pairs = mine.map((s) => [s, bareReference(s, bares)]).filter(([, ref]) => ref !== null);
+      const ratio = (key, invert) => pairs.map(([s, ref]) => (invert ? ref[key] / s[key] : s[key] / ref[key]));
+      const cpuRatios = ratio('cpuPerRequest', true);
+      const isBare = c.id === 'bare';
+      // bare's own ratios are 1 by definition; its range shows how far bare drifted within a round
+      const mid = (xs) => (isBare ? 1 : median(xs));
+      out[workload].push({
+        id: c.id,
+        family: c.family,
+        label: c.label,
+        alg: c.alg,
+        samples: mine.length,
+        starved: all.length - mine.length,
+        rps: median(mine.map((s) => s.rps)),
+        p50: median(mine.map((s) => s.p50)),
+        p99: median(mine.map((s) => s.p99)),
+        cpuPerRequest: median(mine.map((s) => s.cpuPerRequest)),
+        rss: median(mine.map((s) => s.rss)) / MiB,
+        busy: median(mine.map((s) => s.busy)),
+        waiting: median(mine.map((s) => s.waiting ?? NaN)),
+        ratio: {
+          rps: mid(ratio('rps', false)),
+          p50: mid(ratio('p50', true)),
+          p99: mid(ratio('p99', true)),
+          cpu: mid(cpuRatios),
+          rss: mid(ratio('rss', true)),
+        },
+        cpuRatioRange: cpuRatios.length > 0 ? [Math.min(...cpuRatios), Math.max(...cpuRatios)] : [NaN, NaN],
+        rssOverBare: median(pairs.map(([s, ref]) => (s.rss - ref.rss) / MiB)),
+        retained: median(mine.map((s) => s.retained ?? NaN)) / MiB,
+        retainedOverBare: median(pairs.map(([s, ref]) => ((s.retained ?? NaN) - ref.retained) / MiB)),
+        usesPerToken: median(mine.map((s) => s.usesPerToken ?? NaN)),
+        non2xx: all.reduce((n, s) => n + (s.responses - s.ok), 0),
+      });
+    }
+  }
+  return out;
+}
+
+const f = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
+const r2 = (x) => f(x, 2);
+const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)} %` : '—');
+
+const WORKLOAD_TITLE = {
+  one: 'One token reused for every request',
+  pool: (n) => `${n.toLocaleString('en-US')} distinct tokens, rotated (every request a token the server has not just seen)`,
+};
+
+function table(rows, workload) {
+  const head =
+    '| contender | alg | req/s | ×bare | p50 ms | ×bare | p99 ms | ×bare | CPU µs/req | ×bare | ×bare range | server busy / waiting | RSS MiB | ×bare | Δbare MiB | heap after GC MiB | Δbare MiB |' +
+    (workload === 'pool' ? ' uses/token |' : '');
+  const sep = '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|' + (workload === 'pool' ? '--:|' : '');
+  const lines = rows.map((r) => {
+    let name = r.non2xx > 0 ? `${r.label} (**${r.non2xx} non-2xx**)` : r.label;
+    if (r.starved > 0) name += ` (${r.starved} starved sample${r.starved > 1 ? 's' : ''} left out)`;
+    const cells = [
+      r.id === 'bare' ? `**${name}**` : name,
+      r.alg ?? '—',
+      f(r.rps, 0),
+      r2(r.ratio.rps),
+      r2(r.p50),
+      r2(r.ratio.p50),
+      r2(r.p99),
+      r2(r.ratio.p99),
+      f(r.cpuPerRequest, 1),
+      `**${r2(r.ratio.cpu)}**`,
+      `${r2(r.cpuRatioRange[0])}–${r2(r.cpuRatioRange[1])}`,
+      `${pct(r.busy)} / ${pct(r.waiting)}`,
+      f(r.rss, 1),
+      r2(r.ratio.rss),
+      r.id === 'bare' ? '0' : f(r.rssOverBare, 1),
+      f(r.retained, 1),
+      r.id === 'bare' ? '0' : f(r.retainedOverBare, 1),
+    ];
+    if (workload === 'pool') cells.push(f(r.usesPerToken, 1));
+    return `| ${cells.join(' | ')} |`;
+  });
+  return [head, sep, ...lines].join('\n');
+}
+
+const cpuGoal = (text, workload, match, target) => ({ text, workload, match, target, metric: 'cpu' });
+const isAuthlayerJwt = (alg) => (r) => r.family === 'authlayer' && r.alg === alg;
+
+const GOALS = [
+  cpuGoal('API key mode, CPU/req ×bare', 'one', (r) => r.id === 'authlayer-api-key', 0.95),
+  ...['RS256', 'ES256', 'HS256'].map((alg) => cpuGoal(`JWT ${alg}, one token reused, CPU/req ×bare`, 'one', isAuthlayerJwt(alg), 0.93)),
+  ...[
+    ['RS256', 0.8],
+    ['ES256', 0.62],
+    ['HS256', 0.93],
+  ].map(([alg, target]) => cpuGoal(`JWT ${alg}, distinct tokens, CPU/req ×bare`, 'pool', isAuthlayerJwt(alg), target)),
+  ...['RS256', 'ES256', 'HS256'].map((alg) => ({
+    text: `RSS after the distinct-token run, MiB above bare (${alg})`,
+    workload: 'pool',
+    match: isAuthlayerJwt(alg),
+    target: 20,
+    metric: 'rssOverBare',
+  })),
+  ...['RS256', 'ES256', 'HS256'].map((alg) => ({
+    text: `heap retained after GC, distinct-token run, MiB above bare (${alg}, informational)`,
+    workload: 'pool',
+    match: isAuthlayerJwt(alg),
+    target: null,
+    metric: 'retainedOverBare',
+  })),
+];
+
+const PEERS = ['jose 6 (hand-written)', 'express-oauth2-jwt-bearer', 'express-jwt'];
+
+function goalsTable(summary, jwtAvailable) {
+  const lines = [
+    '| goal | authlayer contender | measured | target | met | peers in the same run: jose / oauth2-jwt-bearer / express-jwt | physical limit |',
+    '|---|---|--:|--:|:-:|---|--:|',
+  ];
+  for (const goal of GOALS) {
+    const cpu = goal.metric === 'cpu';
+    const show = (r) => (r === undefined ? '—' : cpu ? r2(r.ratio.cpu) : f(r[goal.metric], 1));
+    const target = goal.target === null ? '' : cpu ? `≥ ${goal.target}` : `≤ ${goal.target}`;
+    const rows = summary[goal.workload] ?? [];
+    const mine = rows.filter(goal.match);
+    if (mine.length === 0) {
+      const apiKey = goal.match({ id: 'authlayer-api-key' });
+      const why = apiKey || jwtAvailable ? 'not measured' : 'not measured: @authlayer/jwt not installed';
+      lines.push(`| ${goal.text} | — | ${why} | ${target} | — | | |`);
+      continue;
+    }
+    for (const r of mine) {
+      const value = cpu ? r.ratio.cpu : r[goal.metric];
+      const met = goal.target === null || !Number.isFinite(value) ? '—' : (cpu ? value >= goal.target : value <= goal.target) ? 'yes' : '**no**';
+      const peers = r.id === 'authlayer-api-key' ? '' : PEERS.map((family) => show(rows.find((p) => p.family === family && p.alg === r.alg))).join(' / ');
+      const limit = rows.find((p) => p.family === 'physical limit' && p.alg === r.alg);
+      lines.push(
+        `| ${goal.text} | ${r.label}${r.alg ? ` ${r.alg}` : ''} | ${show(r)} | ${target} | ${met} | ${peers} | ${limit && cpu ? r2(limit.ratio.cpu) : ''} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The micro-benchmark's table. */
+export function microTable(micro) {
+  const lines = [
+    '| algorithm | verifier | µs/op | ops/s | CPU µs/op | × node:crypto |',
+    '|---|---|--:|--:|--:|--:|',
+  ];
+  for (const row of micro.rows) {
+    lines.push(`| ${row.alg} | ${row.name} | ${f(row.microsPerOp, 2)} | ${f(row.opsPerSecond, 0)} | ${f(row.cpuMicrosPerOp, 2)} | ${r2(row.vsLimit)} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The whole results file. Headings start at level 2 below one title line. */
+export function renderMarkdown(summary, meta, micro) {
+  const o = meta.options;
+  const parts = [
+    '# authlayer benchmark results',
+    '',
+    `${meta.date} · ${meta.cpu}, ${meta.cores} CPUs · Node.js ${meta.node} · Linux ${meta.kernel} · ${meta.pinned} · ` +
+      `${o.quick ? '**quick mode**, ' : ''}${o.rounds} round(s) × ${o.duration} s per contender and workload (+${o.warmup} s warm-up), ` +
+      `${o.connections} connections · load average ${meta.loadavg.before.map((x) => x.toFixed(2)).join(' ')} before, ` +
+      `${meta.loadavg.after.map((x) => x.toFixed(2)).join(' ')} after · ${meta.minutes.toFixed(1)} min`,
+    '',
+    'Ratios are to bare Express 5 measured in the same round and read "1.00 = as good as bare, higher is better"; ' +
+      'the cells are medians over rounds. "×bare range" is the lowest and highest CPU ratio of the rounds: a wide range means a noisy machine. ' +
+      `Samples whose server was busy less than ${MIN_BUSY * 100} % of the time (starved by other load) are left out when their contender has others.`,
+  ];
+  if (!meta.jwtAvailable) parts.push('', '> authlayer jwt contenders skipped: @authlayer/jwt not installed');
+  else parts.push('', `@authlayer/jwt: ${meta.jwtSource}.`);
+  for (const workload of Object.keys(summary)) {
+    const title = workload === 'pool' ? WORKLOAD_TITLE.pool(o.pool) : WORKLOAD_TITLE.one;
+    parts.push('', `## ${title}`, '', table(summary[workload], workload));
+  }
+  parts.push('', '## Goals of issue 5 (server CPU per request ×bare, same run)', '', goalsTable(summary, meta.jwtAvailable));
+  if (micro !== null) {
+    parts.push(
+      '',
+      '## The verification step alone (micro-benchmark, one core, distinct tokens unless said)',
+      '',
+      microTable(micro),
+    );
+    if (micro.notes.length > 0) parts.push('', ...micro.notes.map((n) => `- ${n}`));
+  }
+  const notes = [];
+  for (const fail of meta.failures) notes.push(`- FAILED: round ${fail.round}, ${fail.workload}, ${fail.id}: ${fail.message}`);
+  notes.push(`- The loopback JWKS server was fetched ${meta.jwksHits} time(s) in the whole run (one fresh server process per measurement).`);
+  parts.push('', '## Notes', '', ...notes, '');
+  return parts.join('\n');
+}
+
+const START = '<!-- bench:results:start -->';
+const END = '<!-- bench:results:end -->';
+
+/** Replaces the README's section between the markers with the results (title dropped, headings one level down). */
+export function replaceReadmeSection(readme, markdown) {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) return readme;
+  const body = markdown
+    .split('\n')
+    .slice(1)
+    .map((line) => (line.startsWith('## ') ? `#${line}` : line))
+    .join('\n')
+    .trim();
+  return `${readme.slice(0, start + START.length)}\n${body}\n${readme.slice(end)}`;
+}

@@ -1,0 +1,131 @@
+// The HTTP benchmark: every contender's server on one core, autocannon on the other, contenders
+// interleaved within each round, rounds repeated; then the verification micro-benchmark. Writes
+// bench/results/latest.md (and .json), copies the table into bench/README.md, prints it.
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { cpus, loadavg, release } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SKIPPED_LINE, authlayerJwtAvailable } from './authlayer-jwt.mjs';
+import { checkPinning, spawnNode, waitFor, stopChild } from './children.mjs';
+import { CONTENDERS, ENV } from './contenders.mjs';
+import { startJwksServer } from './jwks-server.mjs';
+import { loadMaterial, publicJwks } from './material.mjs';
+import { createMeasurer } from './measure.mjs';
+import { readOptions } from './options.mjs';
+import { summarize, renderMarkdown, replaceReadmeSection } from './report.mjs';
+import { schedule } from './schedule.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..');
+const log = (line) => console.log(`[bench] ${line}`);
+
+const options = readOptions();
+const started = Date.now();
+const load0 = loadavg();
+
+const pin = options.pin ? checkPinning([options.serverCpu, options.loadCpu]) : { ok: false, reason: '--no-pin' };
+if (!pin.ok) log(`running WITHOUT core pinning: ${pin.reason}. Numbers will be noisier.`);
+const serverCpu = pin.ok ? options.serverCpu : null;
+const loadCpu = pin.ok ? options.loadCpu : null;
+
+const jwtAvailable = await authlayerJwtAvailable();
+if (!jwtAvailable) console.log(SKIPPED_LINE);
+
+const filter = (c) =>
+  (jwtAvailable || !c.needsAuthlayerJwt) &&
+  (c.id === 'bare' || options.only === null || options.only.some((part) => c.id.includes(part)));
+const contenders = CONTENDERS.filter(filter);
+const workloads = options.workloads.filter((w) => w === 'one' || w === 'pool');
+
+const material = await loadMaterial(options.pool, log);
+const jwks = await startJwksServer(publicJwks(material.keys));
+const serverEnv = {
+  ...process.env,
+  [ENV.RS256]: material.keys.RS256.publicPem,
+  [ENV.ES256]: material.keys.ES256.publicPem,
+  [ENV.HS256]: material.keys.HS256.secret,
+  [ENV.apiKey]: material.keys.apiKey,
+  [ENV.jwksUrl]: jwks.url,
+};
+
+const loader = spawnNode(join(HERE, 'load.mjs'), { cpu: loadCpu, env: process.env });
+await waitFor(loader, 'ready');
+
+const measure = createMeasurer({ here: HERE, material, serverEnv, loader, serverCpu, options });
+
+const plan = schedule(contenders, workloads, options.rounds);
+const perStep = options.warmup + options.duration + 0.7;
+log(
+  `${contenders.length} contenders, workloads ${workloads.join(' + ')}, ${options.rounds} round(s) x ${options.duration} s ` +
+    `(+${options.warmup} s warm-up), ${options.connections} connections; ${plan.length} measurements, about ` +
+    `${Math.ceil((plan.length * perStep) / 60)} min; server on ${serverCpu ?? 'any'} core, autocannon on ${loadCpu ?? 'any'}`,
+);
+
+const samples = [];
+const failures = [];
+for (const [index, step] of plan.entries()) {
+  const tag = `${String(index + 1).padStart(3)}/${plan.length} r${step.round} ${step.workload.padEnd(4)} ${step.contender.id}`;
+  try {
+    const sample = { ...(await measure(step.contender, step.workload, step.round)), seq: step.seq };
+    samples.push(sample);
+    const bad = sample.ok < sample.responses ? `  !! ${sample.responses - sample.ok} non-2xx ${JSON.stringify(sample.status)}` : '';
+    log(`${tag.padEnd(48)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50.toFixed(2)} ms  ${sample.cpuPerRequest.toFixed(1)} µs CPU/req  ${(sample.rss / 2 ** 20).toFixed(1)} MiB  busy ${(sample.busy * 100).toFixed(0)}% waiting ${(sample.waiting * 100).toFixed(0)}% (client busy ${(sample.clientBusy * 100).toFixed(0)}%)${bad}`);
+  } catch (error) {
+    failures.push({ id: step.contender.id, workload: step.workload, round: step.round, message: String(error?.message ?? error) });
+    log(`${tag}  FAILED: ${error?.message ?? error}`);
+  }
+}
+
+await stopChild(loader);
+const jwksHits = jwks.hits();
+await jwks.close();
+
+let micro = null;
+if (options.verify) {
+  log('verification micro-benchmark');
+  const args = ['--json', '--verify-ms', String(options.verifyMs), '--pool', String(options.pool)];
+  const out = execFileSync(
+    pin.ok ? 'taskset' : process.execPath,
+    pin.ok ? ['-c', options.serverCpu, process.execPath, join(HERE, 'verify.mjs'), ...args] : [join(HERE, 'verify.mjs'), ...args],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 },
+  );
+  micro = JSON.parse(out.trim().split('\n').at(-1));
+}
+
+const summary = summarize(samples, contenders, workloads);
+const meta = {
+  date: new Date(started).toISOString(),
+  minutes: (Date.now() - started) / 60_000,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  node: process.version,
+  kernel: release(),
+  pinned: pin.ok ? `server on CPU ${options.serverCpu}, autocannon on CPU ${options.loadCpu} (taskset)` : `not pinned (${pin.reason})`,
+  loadavg: { before: load0, after: loadavg() },
+  options,
+  jwtAvailable,
+  jwtSource: !jwtAvailable
+    ? null
+    : process.env.AUTHLAYER_JWT_MODULE
+      ? `loaded from AUTHLAYER_JWT_MODULE (${process.env.AUTHLAYER_JWT_LABEL ?? process.env.AUTHLAYER_JWT_MODULE}), not the workspace package`
+      : 'the installed workspace package',
+  jwksHits,
+  failures,
+};
+const markdown = renderMarkdown(summary, meta, micro);
+const outFile = options.out ?? join(ROOT, 'results', 'latest.md');
+await mkdir(dirname(outFile), { recursive: true });
+await writeFile(outFile, markdown);
+await writeFile(outFile.replace(/\.md$/, '') + '.json', JSON.stringify({ meta, samples, summary, micro }, null, 2));
+if (options.readme) {
+  const readme = join(ROOT, 'README.md');
+  try {
+    await writeFile(readme, replaceReadmeSection(await readFile(readme, 'utf8'), markdown));
+  } catch (error) {
+    if (error?.code !== 'ENOENT') throw error;
+  }
+}
+console.log(`\n${markdown}`);
+log(`wrote ${outFile}${failures.length > 0 ? `; ${failures.length} measurement(s) FAILED` : ''}`);
+process.exitCode = failures.length > 0 ? 1 : 0;

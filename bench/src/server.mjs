@@ -1,0 +1,62 @@
+// One contender's server, run by the orchestrator as a child process (pinned with taskset).
+// POST /invoke behind the contender's middleware, then express.json(), answering {query, auth}.
+// Talks over IPC: sends {type: 'ready', port} once listening; answers {type: 'usage'} with its
+// CPU time, RSS (and, when asked, the heap retained after a full GC) and the number of
+// requests it has seen. Started with --expose-gc, which changes nothing else.
+import { readFileSync } from 'node:fs';
+import express from 'express';
+import { contenderById } from './contenders.mjs';
+
+const contender = contenderById(process.env.BENCH_CONTENDER ?? '');
+if (contender === undefined) throw new Error(`unknown contender "${process.env.BENCH_CONTENDER}"`);
+
+let handled = 0;
+const middleware = await contender.build(process.env);
+const app = express();
+app.use((_req, _res, next) => {
+  handled += 1;
+  next();
+});
+const route = [express.json(), (req, res) => res.json({ query: req.body.query, auth: req.auth?.payload ?? req.auth ?? null })];
+if (middleware === null) app.post('/invoke', ...route);
+else app.post('/invoke', middleware, ...route);
+// The same error handler for every contender: peers report a refused token through next(err).
+app.use((err, _req, res, _next) => {
+  const status = Number.isInteger(err?.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
+  res.status(status).json({ error: status === 401 ? 'unauthorized' : 'error', message: 'refused' });
+});
+
+/**
+ * ns the main thread spent runnable but not running (Linux schedstat): its core was held by
+ * another process, or by this one's own helper threads. null where there is no /proc.
+ */
+function runQueueWait() {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+const server = app.listen(0, '127.0.0.1', () => {
+  process.send({ type: 'ready', port: server.address().port });
+});
+process.on('message', (message) => {
+  if (message?.type === 'usage') {
+    const wall = Number(process.hrtime.bigint()); // ns
+    const cpu = process.cpuUsage();
+    const waited = runQueueWait();
+    const rss = process.memoryUsage().rss;
+    let retained = null;
+    if (message.gc && typeof globalThis.gc === 'function') {
+      // After the measurement only: what the middleware keeps (caches), without garbage.
+      globalThis.gc();
+      retained = process.memoryUsage().heapUsed;
+    }
+    process.send({ type: 'usage', id: message.id, cpu, wall, waited, rss, retained, handled });
+  } else if (message?.type === 'stop') {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  }
+});
+process.on('disconnect', () => process.exit(0));
