@@ -1,0 +1,99 @@
+import { timeFailure, type TokenTimes } from './validate-claims.js';
+
+/**
+ * Bounds of the cache of verified tokens. Not part of the config file: a library user may pass
+ * them as `deps.tokenCache` to `createJwtHandler`.
+ */
+export interface TokenCacheOptions {
+  /**
+   * How many verified tokens are remembered; the least recently used goes first. Default 1024;
+   * `0` turns the cache off.
+   */
+  readonly maxEntries?: number;
+  /**
+   * How long after its verification a token is served from the cache, whatever its `exp`.
+   * Bounds how long a key removed from a JWKS (or a changed key) is still honoured through the
+   * cache. Default 300000 ms (5 minutes).
+   */
+  readonly maxAgeMs?: number;
+}
+
+/**
+ * The defaults of {@link TokenCacheOptions}, and `maxTokenChars`: the characters of all cached
+ * tokens together stay under 1 MiB, so a flood of large (up to 8 KiB) distinct tokens holds at
+ * most 128 of them.
+ */
+export const TOKEN_CACHE_DEFAULTS = Object.freeze({ maxEntries: 1024, maxAgeMs: 300_000, maxTokenChars: 1024 * 1024 });
+
+/** A bounded LRU of values derived from verified tokens, keyed by the whole token string. */
+export interface TokenCache<V> {
+  /** The value of `token` if it was verified and is still valid at `nowMs`; else `undefined`. */
+  get(token: string, nowMs: number): V | undefined;
+  /** Remembers `value` for `token`, verified at `nowMs`, with the token's time claims. */
+  set(token: string, value: V, times: TokenTimes, nowMs: number): void;
+  /** How many tokens are remembered. */
+  readonly size: number;
+}
+
+interface Entry<V> {
+  readonly value: V;
+  readonly times: TokenTimes;
+  readonly verifiedAtMs: number;
+}
+
+/**
+ * Creates the cache of one handler. An entry is served only while a fresh verification would
+ * also accept the token at that instant: `nbf`, `exp` and `iat` are checked again on every hit
+ * with the same expressions and leeway as the full path ({@link timeFailure}), and never more
+ * than `maxAgeMs` after the token was verified. An entry that fails these checks is dropped.
+ * Only successes are ever stored.
+ *
+ * @param leewaySeconds - `auth.jwt.leeway_seconds`.
+ * @throws TypeError when a bound is not a non-negative integer.
+ */
+export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOptions = {}): TokenCache<V> {
+  const maxEntries = bound(options.maxEntries, TOKEN_CACHE_DEFAULTS.maxEntries, 'maxEntries');
+  const maxAgeMs = bound(options.maxAgeMs, TOKEN_CACHE_DEFAULTS.maxAgeMs, 'maxAgeMs');
+  // A Map iterates in insertion order: re-inserting on a hit makes its first key the least recently used.
+  const entries = new Map<string, Entry<V>>();
+  let chars = 0;
+  const drop = (token: string): void => {
+    entries.delete(token);
+    chars -= token.length;
+  };
+
+  return {
+    get(token, nowMs) {
+      const entry = entries.get(token);
+      if (entry === undefined) return undefined;
+      const fresh =
+        nowMs - entry.verifiedAtMs < maxAgeMs && timeFailure(entry.times, Math.floor(nowMs / 1000), leewaySeconds) === null;
+      entries.delete(token);
+      if (!fresh) {
+        chars -= token.length;
+        return undefined;
+      }
+      entries.set(token, entry);
+      return entry.value;
+    },
+    set(token, value, times, nowMs) {
+      if (maxEntries === 0 || token.length > TOKEN_CACHE_DEFAULTS.maxTokenChars) return;
+      if (entries.has(token)) drop(token);
+      entries.set(token, { value, times, verifiedAtMs: nowMs });
+      chars += token.length;
+      for (const oldest of entries.keys()) {
+        if (entries.size <= maxEntries && chars <= TOKEN_CACHE_DEFAULTS.maxTokenChars) break;
+        drop(oldest);
+      }
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
+
+function bound(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`tokenCache.${name} must be a non-negative integer`);
+  return value;
+}
