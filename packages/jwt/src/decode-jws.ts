@@ -61,6 +61,29 @@ export function decodeHeader(segment: string, algorithms: ReadonlySet<string>): 
   return { header, alg: alg as JwtAlgorithm, b64 };
 }
 
+// Tokens of one issuer share a handful of headers: remember that many decoded ones, each short.
+const HEADER_MEMORY = 64;
+const HEADER_MAX_CHARS = 1024;
+
+/**
+ * {@link decodeHeader} with a memory: a header segment decoded before gives the same (frozen)
+ * result without being decoded again. Only headers that passed are remembered; the memory is
+ * emptied when full, so a flood of distinct headers costs what it would without it.
+ */
+export function createHeaderDecoder(algorithms: ReadonlySet<string>): (segment: string) => DecodedHeader {
+  const known = new Map<string, DecodedHeader>();
+  return (segment) => {
+    let decoded = known.get(segment);
+    if (decoded === undefined) {
+      decoded = decodeHeader(segment, algorithms);
+      Object.freeze(decoded.header);
+      if (known.size >= HEADER_MEMORY) known.clear();
+      if (segment.length <= HEADER_MAX_CHARS) known.set(segment, decoded);
+    }
+    return decoded;
+  };
+}
+
 /** jose's `validateCrit` then `validateB64`: a `b64` member outside `crit` is ignored. */
 function checkCrit(header: Readonly<Record<string, unknown>>): boolean {
   const { crit } = header;

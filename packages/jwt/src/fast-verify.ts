@@ -1,5 +1,5 @@
 import type { CompactJWSHeaderParameters, FlattenedJWSInput, JWTVerifyGetKey } from 'jose';
-import { decodeHeader, decodeSegment, parseJsonObject } from './decode-jws.js';
+import { createHeaderDecoder, decodeSegment, parseJsonObject } from './decode-jws.js';
 import type { TokenVerifier, VerifierSettings } from './jose-verify.js';
 import { joseErrorCode, refuse, translateJoseError } from './translate-jose-error.js';
 import { validateClaims } from './validate-claims.js';
@@ -25,19 +25,21 @@ const DELEGATE = Symbol('delegate');
  */
 export function createFastVerifier(key: JWTVerifyGetKey, settings: VerifierSettings, fallback: TokenVerifier): TokenVerifier {
   const { jwt, now } = settings;
-  const algorithms: ReadonlySet<string> = new Set(jwt.algorithms);
+  const decodeHeader = createHeaderDecoder(new Set(jwt.algorithms));
   return async (token) => {
     const nowSeconds = Math.floor(now() / 1000);
     const first = token.indexOf('.');
     const last = token.lastIndexOf('.');
     const jws = { protected: token.slice(0, first), payload: token.slice(first + 1, last), signature: token.slice(last + 1) };
-    const { header, alg, b64 } = decodeHeader(jws.protected, algorithms);
-    const resolved = await resolveKey(key, header as CompactJWSHeaderParameters, jws);
+    const { header, alg, b64 } = decodeHeader(jws.protected);
+    let resolved = resolveKey(key, header as CompactJWSHeaderParameters, jws);
+    // A static key is returned synchronously: no extra turn of the event loop for it.
+    if (resolved instanceof Promise) resolved = await resolved;
     if (!isCryptoKey(resolved)) return fallback(token);
     const keyObject = keyObjectFor(resolved, alg);
     const signature = decodeSegment(jws.signature);
     // RFC 7515 §5.2: the signing input is the ASCII of `header.payload`, exactly as sent.
-    if (!verifySignature(alg, keyObject, Buffer.from(token.slice(0, last), 'latin1'), signature)) {
+    if (!verifySignature(alg, keyObject, token.slice(0, last), signature)) {
       throw refuse('signature_invalid');
     }
     const payload = decodeSegment(jws.payload);
@@ -49,16 +51,20 @@ export function createFastVerifier(key: JWTVerifyGetKey, settings: VerifierSetti
   };
 }
 
-/** The resolver's key; {@link DELEGATE} when several keys fit; its errors as AuthErrors. */
-async function resolveKey(
-  key: JWTVerifyGetKey,
-  header: CompactJWSHeaderParameters,
-  jws: FlattenedJWSInput,
-): Promise<unknown> {
+/**
+ * The resolver's key (or a promise of it); {@link DELEGATE} when several keys fit; its errors
+ * as AuthErrors.
+ */
+function resolveKey(key: JWTVerifyGetKey, header: CompactJWSHeaderParameters, jws: FlattenedJWSInput): unknown {
   try {
-    return await key(header, jws);
+    const resolved: unknown = key(header, jws);
+    return resolved instanceof Promise ? resolved.catch(keyFailure) : resolved;
   } catch (error) {
-    if (joseErrorCode(error) === 'ERR_JWKS_MULTIPLE_MATCHING_KEYS') return DELEGATE;
-    throw translateJoseError(error);
+    return keyFailure(error);
   }
+}
+
+function keyFailure(error: unknown): typeof DELEGATE {
+  if (joseErrorCode(error) === 'ERR_JWKS_MULTIPLE_MATCHING_KEYS') return DELEGATE;
+  throw translateJoseError(error);
 }

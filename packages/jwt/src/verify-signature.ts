@@ -65,23 +65,24 @@ function fitsAlgorithm(key: CryptoKey, alg: JwtAlgorithm): boolean {
  * Checks a JWS signature with node:crypto (RFC 7515 §5.2, RFC 7518 §3): HS\* by recomputing the
  * HMAC and comparing in constant time, on equal lengths only; ES\* on the raw `R || S` form
  * (`ieee-p1363`), whose length must be exactly twice the curve's coordinate; RS\* with
- * RSASSA-PKCS1-v1_5. `false` for any signature that does not verify, never a throw.
+ * RSASSA-PKCS1-v1_5. `input` is the signing input, ASCII (RFC 7515 §5.2). `false` for any
+ * signature that does not verify, never a throw.
  */
-export function verifySignature(alg: JwtAlgorithm, key: KeyObject, input: Buffer, signature: Buffer): boolean {
+export function verifySignature(alg: JwtAlgorithm, key: KeyObject, input: string, signature: Buffer): boolean {
   const hash = `sha${alg.slice(2)}`;
   try {
     switch (alg.slice(0, 2)) {
       case 'HS': {
-        const mac = createHmac(hash, key).update(input).digest();
+        const mac = createHmac(hash, key).update(input, 'latin1').digest();
         return mac.length === signature.length && timingSafeEqual(mac, signature);
       }
       case 'ES':
         return (
           signature.length === 2 * (EC_COORDINATE_BYTES[alg] as number) &&
-          verify(hash, input, { key, dsaEncoding: 'ieee-p1363' }, signature)
+          verify(hash, Buffer.from(input, 'latin1'), { key, dsaEncoding: 'ieee-p1363' }, signature)
         );
       default:
-        return verify(hash, input, key, signature);
+        return verify(hash, Buffer.from(input, 'latin1'), key, signature);
     }
   } catch {
     // jose: a throwing crypto.subtle.verify is a failed verification.

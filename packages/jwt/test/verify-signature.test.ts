@@ -61,11 +61,19 @@ describe('keys the fast path leaves to jose', () => {
     const [fast] = both(() => null as never, 'HS256');
     await expect(fast!(token)).rejects.toMatchObject(failure('token_malformed'));
   });
+
+  it('refuses as jose does when the resolver throws at once', async () => {
+    const token = await mintToken(await createSigningKey('HS256'), validClaims());
+    const throwing = () => {
+      throw new Error('no key');
+    };
+    for (const verify of both(throwing, 'HS256')) await expect(verify(token)).rejects.toMatchObject(failure('token_malformed'));
+  });
 });
 
 describe('verifySignature', () => {
   it('answers false, never throws, when node:crypto cannot use the key', () => {
     const { publicKey } = generateKeyPairSync('x25519');
-    expect(verifySignature('RS256', publicKey, Buffer.from('a.b'), Buffer.alloc(256))).toBe(false);
+    expect(verifySignature('RS256', publicKey, 'a.b', Buffer.alloc(256))).toBe(false);
   });
 });
