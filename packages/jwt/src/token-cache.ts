@@ -35,9 +35,9 @@ export interface TokenCache<V> {
   readonly size: number;
 }
 
-interface Entry<V> {
+/** The token's times are held inline: one object per entry. */
+interface Entry<V> extends TokenTimes {
   readonly value: V;
-  readonly times: TokenTimes;
   readonly verifiedAtMs: number;
 }
 
@@ -67,7 +67,7 @@ export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOp
       const entry = entries.get(token);
       if (entry === undefined) return undefined;
       const fresh =
-        nowMs - entry.verifiedAtMs < maxAgeMs && timeFailure(entry.times, Math.floor(nowMs / 1000), leewaySeconds) === null;
+        nowMs - entry.verifiedAtMs < maxAgeMs && timeFailure(entry, Math.floor(nowMs / 1000), leewaySeconds) === null;
       entries.delete(token);
       if (!fresh) {
         chars -= token.length;
@@ -79,7 +79,7 @@ export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOp
     set(token, value, times, nowMs) {
       if (maxEntries === 0 || token.length > TOKEN_CACHE_DEFAULTS.maxTokenChars) return;
       if (entries.has(token)) drop(token);
-      entries.set(token, { value, times, verifiedAtMs: nowMs });
+      entries.set(token, { value, exp: times.exp, nbf: times.nbf, iat: times.iat, verifiedAtMs: nowMs });
       chars += token.length;
       for (const oldest of entries.keys()) {
         if (entries.size <= maxEntries && chars <= TOKEN_CACHE_DEFAULTS.maxTokenChars) break;
