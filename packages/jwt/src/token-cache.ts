@@ -46,7 +46,8 @@ interface Entry<V> extends TokenTimes {
  * also accept the token at that instant: `nbf`, `exp` and `iat` are checked again on every hit
  * with the same expressions and leeway as the full path ({@link timeFailure}), and never more
  * than `maxAgeMs` after the token was verified. An entry that fails these checks is dropped.
- * Only successes are ever stored.
+ * Only successes are ever stored, and a token is stored on its second verification within a
+ * short while, not its first (see {@link createDoorkeeper}).
  *
  * @param leewaySeconds - `auth.jwt.leeway_seconds`.
  * @throws TypeError when a bound is not a non-negative integer.
@@ -56,6 +57,7 @@ export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOp
   const maxAgeMs = bound(options.maxAgeMs, TOKEN_CACHE_DEFAULTS.maxAgeMs, 'maxAgeMs');
   // A Map iterates in insertion order: re-inserting on a hit makes its first key the least recently used.
   const entries = new Map<string, Entry<V>>();
+  const seenBefore = createDoorkeeper(Math.max(2, 2 * maxEntries));
   let chars = 0;
   const drop = (token: string): void => {
     entries.delete(token);
@@ -79,6 +81,7 @@ export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOp
     set(token, value, times, nowMs) {
       if (maxEntries === 0 || token.length > TOKEN_CACHE_DEFAULTS.maxTokenChars) return;
       if (entries.has(token)) drop(token);
+      else if (!seenBefore(token)) return;
       entries.set(token, { value, exp: times.exp, nbf: times.nbf, iat: times.iat, verifiedAtMs: nowMs });
       chars += token.length;
       for (const oldest of entries.keys()) {
@@ -90,6 +93,34 @@ export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOp
       return entries.size;
     },
   };
+}
+
+/**
+ * Admission, a "doorkeeper" as in TinyLFU: answers whether `token` was seen by an earlier call,
+ * remembering it for the next one. A table of fingerprints, at least `slots` of them, and no
+ * allocation. Under a round-robin of many more distinct tokens than the cache holds, a token's
+ * slot has been overwritten before it comes back, so the cache is not churned: every entry would
+ * outlive the young generation of the heap and die in the old one, which costs more than the
+ * lookup saves. A client that reuses its token gets it cached on its second request. The table
+ * only decides what is cached, never whether a token is valid, so a collision is harmless.
+ */
+function createDoorkeeper(slots: number): (token: string) => boolean {
+  const table = new Uint32Array(2 ** Math.ceil(Math.log2(slots)));
+  const mask = table.length - 1;
+  return (token) => {
+    const print = fingerprint(token);
+    if (table[print & mask] === print) return true;
+    table[print & mask] = print;
+    return false;
+  };
+}
+
+/** FNV-1a over the last 16 characters, the end of the signature: random for every real token. */
+function fingerprint(token: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = Math.max(0, token.length - 16); i < token.length; i += 1) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
+  // 0 marks an empty slot.
+  return hash >>> 0 || 1;
 }
 
 function bound(value: number | undefined, fallback: number, name: string): number {
