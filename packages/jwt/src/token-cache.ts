@@ -119,8 +119,8 @@ function createDoorkeeper(slots: number): (token: string) => boolean {
 function fingerprint(token: string): number {
   let hash = 0x811c9dc5;
   for (let i = Math.max(0, token.length - 16); i < token.length; i += 1) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
-  // 0 marks an empty slot.
-  return hash >>> 0 || 1;
+  // 0 marks an empty slot; the top bit never chooses the slot, so it is set to keep prints non-zero.
+  return (hash | 0x80000000) >>> 0;
 }
 
 function bound(value: number | undefined, fallback: number, name: string): number {
