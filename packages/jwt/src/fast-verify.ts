@@ -27,7 +27,8 @@ export function createFastVerifier(key: JWTVerifyGetKey, settings: VerifierSetti
   const { jwt, now } = settings;
   const decodeHeader = createHeaderDecoder(new Set(jwt.algorithms));
   return async (token) => {
-    const nowSeconds = Math.floor(now() / 1000);
+    // As jose's `currentDate: new Date(now())`: a clock beyond what a Date holds becomes NaN.
+    const nowSeconds = Math.floor(new Date(now()).getTime() / 1000);
     const first = token.indexOf('.');
     const last = token.lastIndexOf('.');
     const jws = { protected: token.slice(0, first), payload: token.slice(first + 1, last), signature: token.slice(last + 1) };

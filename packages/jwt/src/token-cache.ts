@@ -25,6 +25,10 @@ export interface TokenCacheOptions {
  */
 export const TOKEN_CACHE_DEFAULTS = Object.freeze({ maxEntries: 1024, maxAgeMs: 300_000, maxTokenChars: 1024 * 1024 });
 
+// ECMA-262 §21.4.1.1: the largest time a Date holds. jose refuses every token at a clock beyond
+// it (or NaN), so the cache serves none either.
+const MAX_DATE_MS = 8.64e15;
+
 /** A bounded LRU of values derived from verified tokens, keyed by the whole token string. */
 export interface TokenCache<V> {
   /** The value of `token` if it was verified and is still valid at `nowMs`; else `undefined`. */
@@ -46,8 +50,8 @@ interface Entry<V> extends TokenTimes {
  * also accept the token at that instant: `nbf`, `exp` and `iat` are checked again on every hit
  * with the same expressions and leeway as the full path ({@link timeFailure}), and never more
  * than `maxAgeMs` after the token was verified. An entry that fails these checks is dropped.
- * Only successes are ever stored, and a token is stored on its second verification within a
- * short while, not its first (see {@link createDoorkeeper}).
+ * Only successes are ever stored, and a token is stored on its second verification within
+ * `maxEntries` verifications, not its first (see {@link createDoorkeeper}).
  *
  * @param leewaySeconds - `auth.jwt.leeway_seconds`.
  * @throws TypeError when a bound is not a non-negative integer.
@@ -57,7 +61,7 @@ export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOp
   const maxAgeMs = bound(options.maxAgeMs, TOKEN_CACHE_DEFAULTS.maxAgeMs, 'maxAgeMs');
   // A Map iterates in insertion order: re-inserting on a hit makes its first key the least recently used.
   const entries = new Map<string, Entry<V>>();
-  const seenBefore = createDoorkeeper(Math.max(2, 2 * maxEntries));
+  const seenBefore = createDoorkeeper(Math.max(1, maxEntries));
   let chars = 0;
   const drop = (token: string): void => {
     entries.delete(token);
@@ -69,7 +73,9 @@ export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOp
       const entry = entries.get(token);
       if (entry === undefined) return undefined;
       const fresh =
-        nowMs - entry.verifiedAtMs < maxAgeMs && timeFailure(entry, Math.floor(nowMs / 1000), leewaySeconds) === null;
+        Math.abs(nowMs) <= MAX_DATE_MS &&
+        nowMs - entry.verifiedAtMs < maxAgeMs &&
+        timeFailure(entry, Math.floor(nowMs / 1000), leewaySeconds) === null;
       entries.delete(token);
       if (!fresh) {
         chars -= token.length;
@@ -96,22 +102,32 @@ export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOp
 }
 
 /**
- * Admission, a "doorkeeper" as in TinyLFU: answers whether `token` was seen by an earlier call,
- * remembering it for the next one. A table of fingerprints, at least `slots` of them, and no
- * allocation. Under a round-robin of many more distinct tokens than the cache holds, a token's
- * slot has been overwritten before it comes back, so the cache is not churned: every entry would
- * outlive the young generation of the heap and die in the old one, which costs more than the
- * lookup saves. A client that reuses its token gets it cached on its second request. The table
- * only decides what is cached, never whether a token is valid, so a collision is harmless.
+ * Admission, a "doorkeeper" as in TinyLFU: answers whether `token` was also verified among the
+ * last `window` verifications, and remembers this one. Two tables of `8 × window` slots
+ * (fingerprint, sequence number; 64 KiB for 1024), no allocation; with 1024 tokens in turn,
+ * about one in nine shares a slot with another and waits for a turn without it. A token admitted this way would have been
+ * a hit in an LRU of `window` entries, so a round-robin of more distinct tokens than the cache
+ * holds is never admitted: it pays full verification, as it would with a plain LRU, and does
+ * not churn the cache (each entry would outlive the young generation of the heap and die in the
+ * old one, which costs more than the lookup saves). A client that reuses its token gets it
+ * cached on its second verification. The tables only decide what is cached, never whether a
+ * token is valid, so a fingerprint collision is harmless.
  */
-function createDoorkeeper(slots: number): (token: string) => boolean {
-  const table = new Uint32Array(2 ** Math.ceil(Math.log2(slots)));
-  const mask = table.length - 1;
+function createDoorkeeper(window: number): (token: string) => boolean {
+  const size = 2 ** Math.ceil(Math.log2(8 * window));
+  const prints = new Uint32Array(size);
+  const sequence = new Uint32Array(size);
+  const mask = size - 1;
+  let now = 0;
   return (token) => {
     const print = fingerprint(token);
-    if (table[print & mask] === print) return true;
-    table[print & mask] = print;
-    return false;
+    const slot = print & mask;
+    now = (now + 1) >>> 0;
+    // Unsigned 32-bit distance, so the counter may wrap.
+    const seen = prints[slot] === print && ((now - (sequence[slot] as number)) >>> 0) <= window;
+    prints[slot] = print;
+    sequence[slot] = now;
+    return seen;
   };
 }
 

@@ -30,6 +30,8 @@ export function validateClaims(claims: Readonly<Record<string, unknown>>, rules:
   checkPresence(claims, rules);
   if (rules.issuer !== null && claims.iss !== rules.issuer) throw refuse('issuer_mismatch');
   if (rules.audience !== null && !hasAudience(claims.aud, rules.audience)) throw refuse('audience_mismatch');
+  // jose refuses a clock that is not a finite number here, after iss and aud (a TypeError).
+  if (!Number.isFinite(nowSeconds)) throw refuse('token_malformed');
   const iat = numericDate(claims.iat);
   const nbf = numericDate(claims.nbf);
   // jose checks nbf before it looks at the type of exp.

@@ -62,6 +62,19 @@ describe('keys the fast path leaves to jose', () => {
     await expect(fast!(token)).rejects.toMatchObject(failure('token_malformed'));
   });
 
+  it('refuses as jose does when the clock is not a usable time', async () => {
+    const token = await mintToken(await createSigningKey('HS256'), validClaims());
+    const key = await subtle.importKey('raw', new Uint8Array(64), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    const signed = await mintToken({ alg: 'HS256', kid: undefined, signingKey: new Uint8Array(64), publicJwk: {}, envValue: '' }, validClaims());
+    for (const clock of [Number.NaN, 9e15]) {
+      const settings = { jwt: jwt('HS256'), now: () => clock };
+      for (const verify of [createTokenVerifier(() => key, settings), createJoseVerifier(() => key, settings)]) {
+        await expect(verify(signed)).rejects.toMatchObject(failure('token_malformed'));
+        await expect(verify(token)).rejects.toMatchObject(failure('signature_invalid'));
+      }
+    }
+  });
+
   it('refuses as jose does when the resolver throws at once', async () => {
     const token = await mintToken(await createSigningKey('HS256'), validClaims());
     const throwing = () => {
