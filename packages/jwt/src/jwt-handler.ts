@@ -36,7 +36,8 @@ export interface JwtHandlerDeps extends HandlerDeps {
  * it (see `createTokenCache`); failures are never cached.
  *
  * @throws ConfigError when the key material is missing or cannot serve the configured algorithms.
- * @throws TypeError when called without a config or deps.
+ * @throws TypeError when called without a config or deps, or when `deps.tokenCache` holds a
+ *   bound that is not a non-negative integer.
  * @example
  * const config = parseAuthConfig({ auth: { mode: 'jwt', jwt: { jwks_url: 'https://idp.example.com/jwks', issuer: 'https://idp.example.com' } } });
  * const handler = await createJwtHandler(config, { env: process.env, logger: console });
