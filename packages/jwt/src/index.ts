@@ -6,6 +6,8 @@ export type { JwtHandlerDeps } from './jwt-handler.js';
 export { JWKS_DEFAULTS } from './remote-key-set.js';
 export type { JwksOptions } from './remote-key-set.js';
 export { MAX_TOKEN_BYTES } from './verify-token.js';
+export { TOKEN_CACHE_DEFAULTS } from './token-cache.js';
+export type { TokenCacheOptions } from './token-cache.js';
 
 /**
  * The name `@authlayer/express` imports from every mode package; the same function as

@@ -26,17 +26,22 @@ export type ClaimsMapper = (payload: Readonly<Record<string, unknown>>) => AuthC
  */
 export function createClaimsMapper(claims: ClaimsConfig, roleConfig: readonly RoleConfig[]): ClaimsMapper {
   const resolvePermissions = createPermissionResolver(roleConfig);
+  // Each path is split once here, not on every request.
+  const [userId, email, name, roles, permissions, scopes] = [
+    claims.userId, claims.email, claims.name, claims.roles, claims.permissions, claims.scopes,
+  ].map(createClaimReader) as [ClaimReader, ClaimReader, ClaimReader, ClaimReader, ClaimReader, ClaimReader];
+  const tenantId = claims.tenantId === null ? () => undefined : createClaimReader(claims.tenantId);
   return (payload) => {
-    const roles = toStringList(readClaim(payload, claims.roles));
+    const tokenRoles = toStringList(roles(payload));
     return createAuthContext({
       method: 'jwt',
-      userId: toIdentifier(readClaim(payload, claims.userId)),
-      email: toText(readClaim(payload, claims.email)),
-      name: toText(readClaim(payload, claims.name)),
-      roles,
-      permissions: resolvePermissions(roles, toStringList(readClaim(payload, claims.permissions))),
-      scopes: toScopes(readClaim(payload, claims.scopes)),
-      tenantId: claims.tenantId === null ? null : toIdentifier(readClaim(payload, claims.tenantId)),
+      userId: toIdentifier(userId(payload)),
+      email: toText(email(payload)),
+      name: toText(name(payload)),
+      roles: tokenRoles,
+      permissions: resolvePermissions(tokenRoles, toStringList(permissions(payload))),
+      scopes: toScopes(scopes(payload)),
+      tenantId: toIdentifier(tenantId(payload)),
     });
   };
 }
@@ -48,13 +53,23 @@ export function createClaimsMapper(claims: ClaimsConfig, roleConfig: readonly Ro
  * (`__proto__`, `constructor`), never an array's index or `length`.
  */
 export function readClaim(payload: Readonly<Record<string, unknown>>, path: string): unknown {
-  if (Object.hasOwn(payload, path)) return payload[path];
-  let value: unknown = payload;
-  for (const part of path.split('.')) {
-    if (!isPlainObject(value) || !Object.hasOwn(value, part)) return undefined;
-    value = value[part];
-  }
-  return value;
+  return createClaimReader(path)(payload);
+}
+
+type ClaimReader = (payload: Readonly<Record<string, unknown>>) => unknown;
+
+/** {@link readClaim} for one path, split once. */
+function createClaimReader(path: string): ClaimReader {
+  const parts = path.split('.');
+  return (payload) => {
+    if (Object.hasOwn(payload, path)) return payload[path];
+    let value: unknown = payload;
+    for (const part of parts) {
+      if (!isPlainObject(value) || !Object.hasOwn(value, part)) return undefined;
+      value = value[part];
+    }
+    return value;
+  };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

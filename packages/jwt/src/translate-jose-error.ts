@@ -14,7 +14,11 @@ export function joseErrorCode(error: unknown): string {
  */
 export function translateJoseError(error: unknown): AuthError {
   if (isAuthError(error)) return error;
-  const reason = failureOf(error);
+  return refuse(failureOf(error));
+}
+
+/** The `AuthError` of `reason`, with its RFC 6750 challenge. */
+export function refuse(reason: AuthFailure): AuthError {
   return new AuthError(reason, bearerChallenge(reason));
 }
 

@@ -1,85 +1,25 @@
-import { AuthError, bearerChallenge, type AuthFailure, type JwtConfig } from '@authlayer/core';
-import { jwtVerify, type CryptoKey, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
-import { joseErrorCode, translateJoseError } from './translate-jose-error.js';
+import type { JWTVerifyGetKey } from 'jose';
+import { createFastVerifier } from './fast-verify.js';
+import { createJoseVerifier, type TokenVerifier, type VerifierSettings } from './jose-verify.js';
+import { refuse } from './translate-jose-error.js';
 
-/** The payload of a token that passed every check. */
-export type VerifiedClaims = Readonly<JWTPayload>;
-
-/**
- * Checks one compact JWS and resolves with its claims, or rejects with an `AuthError`.
- * The one entry point of verification, so a cache of verified tokens, a revocation hook or
- * several issuers can later be put in front of it without touching the handler.
- */
-export type TokenVerifier = (token: string) => Promise<VerifiedClaims>;
+export type { TokenVerifier, VerifiedClaims, VerifierSettings } from './jose-verify.js';
 
 /** Larger tokens are refused before any decoding or crypto. Far above real access tokens. */
 export const MAX_TOKEN_BYTES = 8 * 1024;
 // RFC 7515 §7.1: BASE64URL(header) '.' BASE64URL(payload) '.' BASE64URL(signature). A JWE has
-// five parts and is refused here too.
+// five parts and is refused here too. No padding, no whitespace (RFC 7515 §2, base64url).
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
-// Several keys without a `kid` may match one token; try no more than this many.
-const MAX_CANDIDATE_KEYS = 4;
-
-/** What {@link createTokenVerifier} needs besides the key. */
-export interface VerifierSettings {
-  readonly jwt: Pick<JwtConfig, 'issuer' | 'audience' | 'algorithms' | 'leewaySeconds'>;
-  /** Milliseconds since the epoch. */
-  readonly now: () => number;
-}
 
 /**
- * Builds the verifier: signature with the given key or key resolver, only `algorithms`
- * (RFC 8725 §3.1; `none` is never among them), `exp` required, `nbf` and `iat` honoured with
- * `leewaySeconds`, `iss` and `aud` when configured, no unknown `crit` (RFC 7515 §4.1.11).
+ * Builds the verifier of the handler: the token's shape is checked first (at most
+ * {@link MAX_TOKEN_BYTES}, three base64url segments), then the fast path (node:crypto with
+ * `KeyObject`s, jose's semantics; see `createFastVerifier`), which hands what it does not handle
+ * to jose's `jwtVerify` (see `createJoseVerifier`).
  */
 export function createTokenVerifier(key: JWTVerifyGetKey, settings: VerifierSettings): TokenVerifier {
-  const { jwt, now } = settings;
-  const options = (): JWTVerifyOptions => ({
-    algorithms: [...jwt.algorithms],
-    requiredClaims: ['exp'],
-    clockTolerance: jwt.leewaySeconds,
-    currentDate: new Date(now()),
-    ...(jwt.issuer === null ? {} : { issuer: jwt.issuer }),
-    ...(jwt.audience === null ? {} : { audience: jwt.audience }),
-  });
-  return async (token) => {
-    if (token.length > MAX_TOKEN_BYTES || !COMPACT_JWS.test(token)) throw refuse('token_malformed');
-    const verifyOptions = options();
-    let payload: JWTPayload;
-    try {
-      payload = await verifyWithCandidates(token, key, verifyOptions);
-    } catch (error) {
-      throw translateJoseError(error);
-    }
-    // jose checks `iat` in the future only with maxTokenAge; a token issued later than now
-    // (beyond the leeway) is not valid yet.
-    const nowSeconds = Math.floor((verifyOptions.currentDate as Date).getTime() / 1000);
-    if (typeof payload.iat === 'number' && payload.iat > nowSeconds + jwt.leewaySeconds) throw refuse('token_not_yet_valid');
-    return payload;
-  };
-}
-
-/**
- * jose's key set throws `ERR_JWKS_MULTIPLE_MATCHING_KEYS` with an async iterator when several
- * keys fit a token without `kid` (for example during a rotation); try them in turn.
- */
-async function verifyWithCandidates(token: string, key: JWTVerifyGetKey, options: JWTVerifyOptions): Promise<JWTPayload> {
-  try {
-    return (await jwtVerify(token, key, options)).payload;
-  } catch (error) {
-    if (joseErrorCode(error) !== 'ERR_JWKS_MULTIPLE_MATCHING_KEYS') throw error;
-    let tried = 0;
-    for await (const candidate of error as AsyncIterable<CryptoKey>) {
-      try {
-        return (await jwtVerify(token, candidate, options)).payload;
-      } catch (inner) {
-        if (joseErrorCode(inner) !== 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' || ++tried >= MAX_CANDIDATE_KEYS) throw inner;
-      }
-    }
-    throw error;
-  }
-}
-
-function refuse(reason: AuthFailure): AuthError {
-  return new AuthError(reason, bearerChallenge(reason));
+  const verify = createFastVerifier(key, settings, createJoseVerifier(key, settings));
+  // Not an async function: handing on the fast path's promise costs no extra turn.
+  return (token) =>
+    token.length > MAX_TOKEN_BYTES || !COMPACT_JWS.test(token) ? Promise.reject(refuse('token_malformed')) : verify(token);
 }

@@ -1,0 +1,76 @@
+import type { JwtConfig } from '@authlayer/core';
+import { jwtVerify, type CryptoKey, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
+import { joseErrorCode, refuse, translateJoseError } from './translate-jose-error.js';
+
+/** The payload of a token that passed every check. */
+export type VerifiedClaims = Readonly<JWTPayload>;
+
+/**
+ * Checks one compact JWS and resolves with its claims, or rejects with an `AuthError`.
+ * The one entry point of verification, so a cache of verified tokens, a revocation hook or
+ * several issuers can be put in front of it without touching the handler.
+ */
+export type TokenVerifier = (token: string) => Promise<VerifiedClaims>;
+
+/** What a verifier needs besides the key. */
+export interface VerifierSettings {
+  readonly jwt: Pick<JwtConfig, 'issuer' | 'audience' | 'algorithms' | 'leewaySeconds'>;
+  /** Milliseconds since the epoch. */
+  readonly now: () => number;
+}
+
+// Several keys without a `kid` may match one token; try no more than this many.
+const MAX_CANDIDATE_KEYS = 4;
+
+/**
+ * The reference verifier, jose's `jwtVerify` all the way: only `algorithms` (RFC 8725 §3.1;
+ * `none` is never among them), `exp` required, `nbf` and `iat` honoured with `leewaySeconds`,
+ * `iss` and `aud` when configured, no unknown `crit` (RFC 7515 §4.1.11). The fast path hands it
+ * what it does not handle itself (several candidate keys, a key that is not a CryptoKey).
+ */
+export function createJoseVerifier(key: JWTVerifyGetKey, settings: VerifierSettings): TokenVerifier {
+  const { jwt, now } = settings;
+  const options = (): JWTVerifyOptions => ({
+    algorithms: [...jwt.algorithms],
+    requiredClaims: ['exp'],
+    clockTolerance: jwt.leewaySeconds,
+    currentDate: new Date(now()),
+    ...(jwt.issuer === null ? {} : { issuer: jwt.issuer }),
+    ...(jwt.audience === null ? {} : { audience: jwt.audience }),
+  });
+  return async (token) => {
+    const verifyOptions = options();
+    let payload: JWTPayload;
+    try {
+      payload = await verifyWithCandidates(token, key, verifyOptions);
+    } catch (error) {
+      throw translateJoseError(error);
+    }
+    // jose checks `iat` in the future only with maxTokenAge; a token issued later than now
+    // (beyond the leeway) is not valid yet.
+    const nowSeconds = Math.floor((verifyOptions.currentDate as Date).getTime() / 1000);
+    if (typeof payload.iat === 'number' && payload.iat > nowSeconds + jwt.leewaySeconds) throw refuse('token_not_yet_valid');
+    return payload;
+  };
+}
+
+/**
+ * jose's key set throws `ERR_JWKS_MULTIPLE_MATCHING_KEYS` with an async iterator when several
+ * keys fit a token without `kid` (for example during a rotation); try them in turn.
+ */
+async function verifyWithCandidates(token: string, key: JWTVerifyGetKey, options: JWTVerifyOptions): Promise<JWTPayload> {
+  try {
+    return (await jwtVerify(token, key, options)).payload;
+  } catch (error) {
+    if (joseErrorCode(error) !== 'ERR_JWKS_MULTIPLE_MATCHING_KEYS') throw error;
+    let tried = 0;
+    for await (const candidate of error as AsyncIterable<CryptoKey>) {
+      try {
+        return (await jwtVerify(token, candidate, options)).payload;
+      } catch (inner) {
+        if (joseErrorCode(inner) !== 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' || ++tried >= MAX_CANDIDATE_KEYS) throw inner;
+      }
+    }
+    throw error;
+  }
+}
