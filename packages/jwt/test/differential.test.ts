@@ -121,7 +121,7 @@ describe('the fast path gives jose’s answer to every token (public_key_env)', 
       expect(report.joseMoreLenient.length).toBeGreaterThan(0);
       expect(report.joseMoreLenient.every((token) => !SHAPE.test(token))).toBe(true);
     }
-  }, 30_000);
+  }, 120_000);
 });
 
 describe('the fast path gives jose’s answer through a key set (kid lookup, several candidates)', () => {
@@ -140,5 +140,5 @@ describe('the fast path gives jose’s answer through a key set (kid lookup, sev
     expect(report.mismatches.slice(0, 5)).toEqual([]);
     // (Bare jwtVerify does not try several candidate keys, so `fastOnly` is not a finding here.)
     expect(report.outcomes.accepted).toBeGreaterThan(30);
-  }, 30_000);
+  }, 120_000);
 });
