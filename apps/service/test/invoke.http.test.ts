@@ -2,19 +2,10 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
-import { createCaptureLogger as captureLogger } from '@authlayer/testkit';
+import { createCaptureLogger as captureLogger, expectedContext } from '@authlayer/testkit';
 
 const KEY = 'reference-service-key-0123456789';
-const AUTH = {
-  method: 'api_key',
-  userId: 'SERVICE_API_KEY',
-  email: null,
-  name: null,
-  roles: [],
-  permissions: [],
-  scopes: [],
-  tenantId: null,
-};
+const AUTH = expectedContext({ method: 'api_key', userId: 'SERVICE_API_KEY' });
 
 describe('the reference service, API key mode', () => {
   let app: Express;

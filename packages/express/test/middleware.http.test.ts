@@ -3,7 +3,7 @@ import { createAuthContext, type AuthHandler } from '@authlayer/core';
 import express from 'express';
 import request from 'supertest';
 import { createAuthMiddleware, errorHandler } from '../src/index.js';
-import { createCaptureLogger as captureLogger } from '@authlayer/testkit';
+import { createCaptureLogger as captureLogger, expectedContext } from '@authlayer/testkit';
 
 const KEY = 'k3y-for-the-middleware-tests';
 const env = { SERVICE_API_KEY: KEY };
@@ -26,16 +26,7 @@ describe('createAuthMiddleware', () => {
   it('sets req.auth and calls the route on success', async () => {
     const { app, seen } = await userApp();
     const res = await request(app).post('/invoke').set('X-API-Key', KEY).send({ query: 'q' }).expect(200);
-    expect(res.body).toEqual({
-      method: 'api_key',
-      userId: 'SERVICE_API_KEY',
-      email: null,
-      name: null,
-      roles: [],
-      permissions: [],
-      scopes: [],
-      tenantId: null,
-    });
+    expect(res.body).toEqual(expectedContext({ method: 'api_key', userId: 'SERVICE_API_KEY' }));
     expect(seen).toEqual([{ query: 'q' }]);
   });
 

@@ -12,3 +12,5 @@ export { createSigningKey } from './signing-key.js';
 export type { SigningKey } from './signing-key.js';
 export { OIDC_RESOURCE, startOidcProvider } from './oidc-provider.js';
 export type { OidcProvider } from './oidc-provider.js';
+export { expectedContext } from './expected-context.js';
+export type { ContextJson } from './expected-context.js';

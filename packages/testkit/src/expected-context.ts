@@ -1,0 +1,20 @@
+/** The contract's AuthContext JSON, every field spelled out here rather than taken from core. */
+export interface ContextJson {
+  method: 'api_key' | 'jwt' | 'none';
+  userId: string | null;
+  email: string | null;
+  name: string | null;
+  roles: string[];
+  permissions: string[];
+  scopes: string[];
+  tenantId: string | null;
+}
+
+/**
+ * The AuthContext JSON a test expects: the given fields over the contract's empty identity
+ * (nulls and empty lists). Written out independently of `createAuthContext`, so a wrong default
+ * in core fails the tests that use it.
+ */
+export function expectedContext(fields: Partial<ContextJson> & Pick<ContextJson, 'method'>): ContextJson {
+  return { userId: null, email: null, name: null, roles: [], permissions: [], scopes: [], tenantId: null, ...fields };
+}
