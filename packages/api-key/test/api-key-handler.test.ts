@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ConfigError, parseAuthConfig, type AuthHandler, type AuthRequest } from '@authlayer/core';
 import { inspect } from 'node:util';
 import { createApiKeyHandler, expectedKeyVariable } from '../src/api-key-handler.js';
-import { createCaptureLogger, type CaptureLogger } from '@authlayer/testkit';
+import { createCaptureLogger, expectedContext, type CaptureLogger } from '@authlayer/testkit';
 
 const KEY = 'k3y-0123456789abcdef';
 const OTHER = 'other-key-value-999';
@@ -19,16 +19,7 @@ async function setUp(apiKeys: Record<string, unknown> = {}, env: Env = { SERVICE
   return { handler, logger };
 }
 
-const contextFor = (userId: string) => ({
-  method: 'api_key',
-  userId,
-  email: null,
-  name: null,
-  roles: [],
-  permissions: [],
-  scopes: [],
-  tenantId: null,
-});
+const contextFor = (userId: string) => expectedContext({ method: 'api_key', userId });
 
 const challenge = (bearer: 'off' | 'missing' | 'invalid', header = 'X-API-Key') => {
   const apiKey = `ApiKey realm="authlayer", header="${header}"`;

@@ -1,4 +1,4 @@
-import { isAuthError, type Logger } from '@authlayer/core';
+import { isAuthError, type AuthError, type Logger } from '@authlayer/core';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { consoleLogger } from './logger.js';
 
@@ -33,6 +33,17 @@ export function sendError(res: Response, status: number, code: ErrorCode, messag
   res.status(status).json({ error: code, message });
 }
 
+/** Writes an {@link AuthError}: its status and body, and its challenge as `WWW-Authenticate`. */
+export function sendAuthError(res: Response, error: AuthError): void {
+  res.setHeader('WWW-Authenticate', error.challenge);
+  sendError(res, error.status, error.code, error.message);
+}
+
+/** What kind of thing was thrown, for a log line: never its message, which may hold anything. */
+export function kindOf(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
+
 // body-parser's error types (its README, "Errors") and what the contract answers for each.
 const BODY_ERRORS: Readonly<Record<string, [number, ErrorCode, string]>> = {
   'entity.too.large': [413, 'payload_too_large', 'the request body is too large'],
@@ -53,16 +64,10 @@ export function errorHandler(options: { logger?: Logger } = {}): ErrorRequestHan
   const logger = options.logger ?? consoleLogger;
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
-    if (isAuthError(error)) {
-      res.setHeader('WWW-Authenticate', error.challenge);
-      return sendError(res, error.status, error.code as ErrorCode, error.message);
-    }
-    const bodyError = BODY_ERRORS[(error as { type?: string } | null)?.type ?? ''];
-    if (bodyError !== undefined) return sendError(res, ...bodyError);
-    if (isHttpError(error)) return sendError(res, error.status, error.code, error.message);
-    const status = clientErrorStatus(error);
-    if (status !== undefined) return sendError(res, status, ...(CLIENT_ERRORS[status] ?? CLIENT_ERRORS[400]!));
-    logger.error(`internal error (${error instanceof Error ? error.name : typeof error}) on ${req.method} ${req.path}`);
+    if (isAuthError(error)) return sendAuthError(res, error);
+    const known = BODY_ERRORS[(error as { type?: string } | null)?.type ?? ''] ?? clientError(error);
+    if (known !== undefined) return sendError(res, ...known);
+    logger.error(`internal error (${kindOf(error)}) on ${req.method} ${req.path}`);
     return sendError(res, 500, 'internal', 'internal error');
   };
 }
@@ -79,21 +84,14 @@ const CLIENT_ERRORS: Readonly<Record<number, [ErrorCode, string]>> = {
   415: ['unsupported_media_type', 'the content type is not supported'],
 };
 
-/** The status of an http-errors style client error (Express's own, such as a bad URL encoding). */
-function clientErrorStatus(error: unknown): number | undefined {
-  const { status, expose } = (error ?? {}) as { status?: unknown; expose?: unknown };
+/**
+ * An exposed 4xx in the http-errors style: an {@link HttpError} with its own code and message,
+ * or one of Express's own (a bad URL encoding, ...) with the fixed code and message of its status.
+ */
+function clientError(error: unknown): [number, ErrorCode, string] | undefined {
+  const { status, expose, code } = (error ?? {}) as { status?: unknown; expose?: unknown; code?: unknown };
   if (expose !== true || typeof status !== 'number' || status < 400 || status >= 500) return undefined;
-  return status in CLIENT_ERRORS ? status : 400;
-}
-
-function isHttpError(error: unknown): error is HttpError {
-  if (!(error instanceof Error)) return false;
-  const candidate = error as Partial<HttpError>;
-  return (
-    candidate.expose === true &&
-    typeof candidate.code === 'string' &&
-    typeof candidate.status === 'number' &&
-    candidate.status >= 400 &&
-    candidate.status < 500
-  );
+  if (error instanceof Error && typeof code === 'string') return [status, code as ErrorCode, error.message];
+  const known = status in CLIENT_ERRORS ? status : 400;
+  return [known, ...(CLIENT_ERRORS[known] as [ErrorCode, string])];
 }

@@ -1,6 +1,7 @@
 import type { JwtConfig } from '@authlayer/core';
 import { jwtVerify, type CryptoKey, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
 import { joseErrorCode, refuse, translateJoseError } from './translate-jose-error.js';
+import { timeFailure, timesOf } from './validate-claims.js';
 
 /** The payload of a token that passed every check. */
 export type VerifiedClaims = Readonly<JWTPayload>;
@@ -46,10 +47,11 @@ export function createJoseVerifier(key: JWTVerifyGetKey, settings: VerifierSetti
     } catch (error) {
       throw translateJoseError(error);
     }
-    // jose checks `iat` in the future only with maxTokenAge; a token issued later than now
-    // (beyond the leeway) is not valid yet.
+    // jose has checked `nbf` and `exp` (and the types of all three); `timeFailure` adds the
+    // handler's own `iat` rule, the same expressions the fast path and the cache use.
     const nowSeconds = Math.floor((verifyOptions.currentDate as Date).getTime() / 1000);
-    if (typeof payload.iat === 'number' && payload.iat > nowSeconds + jwt.leewaySeconds) throw refuse('token_not_yet_valid');
+    const failure = timeFailure(timesOf(payload), nowSeconds, jwt.leewaySeconds);
+    if (failure !== null) throw refuse(failure);
     return payload;
   };
 }
