@@ -14,11 +14,31 @@ export interface Logger {
   error(message: string): void;
 }
 
+/** The state of a handler's keys, as `/healthz` shows it. */
+export type KeyState = 'fresh' | 'stale' | 'unavailable' | 'not_fetched';
+
+/** Whether a handler can verify a request now (`/readyz`). */
+export interface HandlerReadiness {
+  readonly ready: boolean;
+  /** Absent for handlers whose keys are static (they are always ready). */
+  readonly keys?: KeyState;
+}
+
+/**
+ * What a handler tells operators about itself (`--check`, start-up lines): variables by NAME with
+ * whether they are set, clients, expiry dates. JSON-serialisable, and never a secret or a digest.
+ */
+export type HandlerDescription = Readonly<Record<string, unknown>>;
+
 /** One authentication mode. */
 export interface AuthHandler {
   readonly method: AuthMethod;
   /** Resolves with the caller's identity; rejects with `AuthError` and nothing else. */
   authenticate(request: AuthRequest): Promise<AuthContext>;
+  /** Optional: what `--check` shows about this handler. Default: nothing. */
+  describe?(): HandlerDescription;
+  /** Optional: whether it can verify now. Default: always ready (a static key). */
+  readiness?(): HandlerReadiness;
 }
 
 /** What a handler is given besides its config, so tests can pin the clock and the environment. */

@@ -5,7 +5,16 @@ export type { AuthFailure } from './auth-error.js';
 export { REALM, apiKeyChallenge, bearerChallenge } from './challenge.js';
 export { readBearerToken } from './bearer-token.js';
 export type { BearerToken } from './bearer-token.js';
-export type { AuthHandler, AuthRequest, CreateHandler, HandlerDeps, Logger } from './handler.js';
+export type {
+  AuthHandler,
+  AuthRequest,
+  CreateHandler,
+  HandlerDeps,
+  HandlerDescription,
+  HandlerReadiness,
+  KeyState,
+  Logger,
+} from './handler.js';
 export { createNoAuthHandler } from './no-auth-handler.js';
 export { createPermissionResolver } from './role-permissions.js';
 export type { PermissionResolver } from './role-permissions.js';

@@ -7,6 +7,8 @@ import {
   type AuthMethod,
   type AuthMode,
   type HandlerDeps,
+  type HandlerDescription,
+  type HandlerReadiness,
   type Logger,
 } from '@authlayer/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -42,7 +44,14 @@ export interface AuthMiddleware extends RequestHandler {
   readonly mode: AuthMode;
   /** `none` when the mode's package is missing (or API keys are disabled) and nothing is checked. */
   readonly method: AuthMethod;
+  /** What the active handler says about itself (for `--check`); never a secret. */
+  describe(): HandlerDescription;
+  /** Whether the active handler can verify now (for `/readyz`). */
+  readiness(): HandlerReadiness;
 }
+
+const ALWAYS_READY: HandlerReadiness = Object.freeze({ ready: true });
+const NOTHING: HandlerDescription = Object.freeze({});
 
 /**
  * Creates the authentication middleware for a config: loads the mode package that `auth.mode`
@@ -74,7 +83,13 @@ export async function createAuthMiddleware(
       (error: unknown) => refuse(error, req, res, logger),
     );
   };
-  return Object.assign(middleware, { config: parsed, mode: parsed.mode, method: handler.method });
+  return Object.assign(middleware, {
+    config: parsed,
+    mode: parsed.mode,
+    method: handler.method,
+    describe: () => handler.describe?.() ?? NOTHING,
+    readiness: () => handler.readiness?.() ?? ALWAYS_READY,
+  });
 }
 
 function refuse(error: unknown, req: Request, res: Response, logger: Logger): void {

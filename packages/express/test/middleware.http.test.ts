@@ -114,3 +114,31 @@ describe('createAuthMiddleware', () => {
     await request(app).post('/invoke').set('X-API-Key', KEY).set('Content-Type', 'application/json').send('{bad').expect(400);
   });
 });
+
+describe('what the middleware tells operators', () => {
+  const handlerWith = (extra: Partial<AuthHandler>): AuthHandler => ({
+    method: 'api_key',
+    authenticate: () => Promise.resolve(createAuthContext({ method: 'api_key', userId: 'x' })),
+    ...extra,
+  });
+  const withHandler = (handler: AuthHandler) =>
+    createAuthMiddleware(apiKeyConfig, {
+      env,
+      logger: captureLogger(),
+      importModule: () => Promise.resolve({ createHandler: () => Promise.resolve(handler) }),
+    });
+
+  it('describe() and readiness() ask the active handler', async () => {
+    const auth = await withHandler(
+      handlerWith({ describe: () => ({ clients: ['billing'] }), readiness: () => ({ ready: false, keys: 'not_fetched' }) }),
+    );
+    expect(auth.describe()).toEqual({ clients: ['billing'] });
+    expect(auth.readiness()).toEqual({ ready: false, keys: 'not_fetched' });
+  });
+
+  it('a handler that says nothing is described as {} and always ready', async () => {
+    const auth = await withHandler(handlerWith({}));
+    expect(auth.describe()).toEqual({});
+    expect(auth.readiness()).toEqual({ ready: true });
+  });
+});
