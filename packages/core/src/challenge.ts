@@ -25,3 +25,14 @@ export function apiKeyChallenge(header: string, allowBearer: boolean, reason: Au
   const apiKey = `ApiKey realm="${REALM}", header="${header}"`;
   return allowBearer ? `${apiKey}, ${bearerChallenge(reason)}` : apiKey;
 }
+
+/**
+ * The RFC 6750 §3.1 challenge of a 403 for a request that carried a Bearer credential:
+ * `Bearer realm="authlayer", error="insufficient_scope", error_description="..."`, and
+ * `scope="a b"` when scopes are required. The description and scopes must be ASCII without
+ * `"` or `\` (see `isRequirableName`).
+ */
+export function insufficientScopeChallenge(description: string, scopes: readonly string[] = []): string {
+  const base = `Bearer realm="${REALM}", error="insufficient_scope", error_description="${description}"`;
+  return scopes.length === 0 ? base : `${base}, scope="${scopes.join(' ')}"`;
+}

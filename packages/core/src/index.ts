@@ -2,7 +2,9 @@ export { createAuthContext } from './auth-context.js';
 export type { AuthContext, AuthContextInit, AuthMethod } from './auth-context.js';
 export { AUTH_FAILURE_DESCRIPTION, AuthError, isAuthError } from './auth-error.js';
 export type { AuthFailure } from './auth-error.js';
-export { REALM, apiKeyChallenge, bearerChallenge } from './challenge.js';
+export { REALM, apiKeyChallenge, bearerChallenge, insufficientScopeChallenge } from './challenge.js';
+export { ForbiddenError, describeForbidden, isForbiddenError, isRequirableName } from './forbidden-error.js';
+export type { ForbiddenReason } from './forbidden-error.js';
 export { readBearerToken } from './bearer-token.js';
 export type { BearerToken } from './bearer-token.js';
 export type {

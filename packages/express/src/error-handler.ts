@@ -1,10 +1,11 @@
-import { isAuthError, type AuthError, type Logger } from '@authlayer/core';
+import { isAuthError, isForbiddenError, type AuthError, type ForbiddenError, type Logger } from '@authlayer/core';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { consoleLogger } from './logger.js';
 
 /** The codes of the contract's error bodies. */
 export type ErrorCode =
   | 'unauthorized'
+  | 'forbidden'
   | 'invalid_request'
   | 'unsupported_media_type'
   | 'payload_too_large'
@@ -33,10 +34,18 @@ export function sendError(res: Response, status: number, code: ErrorCode, messag
   res.status(status).json({ error: code, message });
 }
 
-/** Writes an {@link AuthError}: its status and body, and its challenge as `WWW-Authenticate`. */
-export function sendAuthError(res: Response, error: AuthError): void {
-  res.setHeader('WWW-Authenticate', error.challenge);
+/**
+ * The one place a refusal is written: an {@link AuthError} (401) or a {@link ForbiddenError} (403),
+ * its status and body, and its challenge as `WWW-Authenticate` when it has one.
+ */
+export function sendRefusal(res: Response, error: AuthError | ForbiddenError): void {
+  if (error.challenge !== null) res.setHeader('WWW-Authenticate', error.challenge);
   sendError(res, error.status, error.code, error.message);
+}
+
+/** True for a 401 or 403 refusal, also one made by another copy of core. */
+export function isRefusal(error: unknown): error is AuthError | ForbiddenError {
+  return isAuthError(error) || isForbiddenError(error);
 }
 
 /** What kind of thing was thrown, for a log line: never its message, which may hold anything. */
@@ -56,7 +65,7 @@ const BODY_ERRORS: Readonly<Record<string, [number, ErrorCode, string]>> = {
 };
 
 /**
- * The JSON error handler: AuthError → 401 with `WWW-Authenticate`; body-parser errors → 400,
+ * The JSON error handler: AuthError → 401 and ForbiddenError → 403, with `WWW-Authenticate`; body-parser errors → 400,
  * 413 or 415; an {@link HttpError} → its own status; anything else → 500 `internal` with a
  * generic message (never the error's own message, which may hold anything).
  */
@@ -64,7 +73,7 @@ export function errorHandler(options: { logger?: Logger } = {}): ErrorRequestHan
   const logger = options.logger ?? consoleLogger;
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
-    if (isAuthError(error)) return sendAuthError(res, error);
+    if (isRefusal(error)) return sendRefusal(res, error);
     const known = BODY_ERRORS[(error as { type?: string } | null)?.type ?? ''] ?? clientError(error);
     if (known !== undefined) return sendError(res, ...known);
     logger.error(`internal error (${kindOf(error)}) on ${req.method} ${req.path}`);

@@ -12,7 +12,7 @@ import {
   type Logger,
 } from '@authlayer/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { kindOf, sendAuthError, sendError } from './error-handler.js';
+import { kindOf, sendError, sendRefusal } from './error-handler.js';
 import { loadModeHandler, type ImportModule } from './load-mode.js';
 import { consoleLogger } from './logger.js';
 
@@ -98,7 +98,7 @@ function refuse(error: unknown, req: Request, res: Response, logger: Logger): vo
   if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) {
     res.setHeader('Connection', 'close');
   }
-  if (isAuthError(error)) return sendAuthError(res, error);
+  if (isAuthError(error)) return sendRefusal(res, error);
   // A handler must reject with AuthError only; anything else is a bug, and we fail closed.
   logger.error(`the ${req.method} ${req.path} handler failed (${kindOf(error)})`);
   sendError(res, 500, 'internal', 'internal error');

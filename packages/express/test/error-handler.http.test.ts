@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AuthError, bearerChallenge } from '@authlayer/core';
+import { AuthError, ForbiddenError, bearerChallenge } from '@authlayer/core';
 import express from 'express';
 import request from 'supertest';
 import { errorHandler, httpError, notFound } from '../src/error-handler.js';
@@ -97,5 +97,21 @@ describe('notFound', () => {
     const { app } = appThrowing(null);
     const res = await request(app).get('/nope').expect(404);
     expect(res.body).toEqual({ error: 'not_found', message: 'no such resource' });
+  });
+});
+
+describe('errorHandler and ForbiddenError', () => {
+  it('renders a thrown ForbiddenError as 403 with its challenge, in the same place as a 401', async () => {
+    const challenge = 'Bearer realm="authlayer", error="insufficient_scope", error_description="the role admin is required"';
+    const { app } = appThrowing(new ForbiddenError('role_missing', challenge, ['admin']));
+    const res = await request(app).get('/throw').expect(403);
+    expect(res.body).toEqual({ error: 'forbidden', message: 'the role admin is required' });
+    expect(res.headers['www-authenticate']).toBe(challenge);
+  });
+
+  it('renders one without a challenge with no WWW-Authenticate', async () => {
+    const { app } = appThrowing(new ForbiddenError('permission_missing', null, ['invoke']));
+    const res = await request(app).get('/throw').expect(403);
+    expect(res.headers['www-authenticate']).toBeUndefined();
   });
 });

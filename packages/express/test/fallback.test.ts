@@ -47,4 +47,10 @@ describe('JWT mode without @authlayer/jwt installed', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(expectedContext({ method: 'none' }));
   });
+
+  it('keeps a guarded route closed: the no-auth handler grants no permission (403)', async () => {
+    const res = await fetch(`http://127.0.0.1:${ready.port}/guarded`, { method: 'POST', headers: { authorization: 'Bearer x.y.z' } });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: 'forbidden', message: 'the permission invoke is required' });
+  });
 });

@@ -11,6 +11,6 @@ export type { RecordingServer } from './recording-server.js';
 export { createSigningKey } from './signing-key.js';
 export type { SigningKey } from './signing-key.js';
 export { OIDC_RESOURCE, startOidcProvider } from './oidc-provider.js';
-export type { OidcProvider } from './oidc-provider.js';
+export type { OidcClient, OidcProvider } from './oidc-provider.js';
 export { expectedContext } from './expected-context.js';
 export type { ContextJson } from './expected-context.js';

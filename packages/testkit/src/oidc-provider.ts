@@ -4,6 +4,16 @@ import { startLoopbackServer } from './loopback-server.js';
 /** The resource (RFC 8707) the provider issues access tokens for; it becomes their `aud`. */
 export const OIDC_RESOURCE = 'urn:authlayer:api';
 const CLIENT = { client_id: 'reporting-job', client_secret: 'a-client-secret-that-is-long-enough-1234' };
+const SECRET = CLIENT.client_secret;
+
+/** A further client of the provider: the scope it asks for and the claims its tokens carry. */
+export interface OidcClient {
+  readonly id: string;
+  /** Space-separated scopes its tokens carry (every one is allowed by the resource). */
+  readonly scope: string;
+  /** Extra claims of its access tokens, in place of the default client's nested roles and tenant. */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
 
 /** A real OpenID provider on loopback, and how to get a token from it. */
 export interface OidcProvider {
@@ -11,8 +21,11 @@ export interface OidcProvider {
   readonly jwksUri: string;
   readonly tokenEndpoint: string;
   readonly clientId: string;
-  /** An RFC 9068 JWT access token, over real HTTP: client credentials with a resource indicator. */
-  obtainToken(): Promise<string>;
+  /**
+   * An RFC 9068 JWT access token, over real HTTP: client credentials with a resource indicator.
+   * Without `clientId`, the default client's (`scope: "invoke read"`, nested role `reporter`).
+   */
+  obtainToken(clientId?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -22,7 +35,11 @@ export interface OidcProvider {
  * (`org.id: acme`), scopes `invoke read`, and `aud` = {@link OIDC_RESOURCE}.
  * oidc-provider warns once on console.warn that its in-memory adapter is for development only.
  */
-export async function startOidcProvider(alg: 'RS256' | 'ES256', kid: string): Promise<OidcProvider> {
+export async function startOidcProvider(
+  alg: 'RS256' | 'ES256',
+  kid: string,
+  extraClients: readonly OidcClient[] = [],
+): Promise<OidcProvider> {
   // Imported here, not at the top: testkit's other helpers must not pay for (or hear) oidc-provider.
   const { default: Provider } = await import('oidc-provider');
   const { privateKey } = await generateKeyPair(alg, { extractable: true });
@@ -33,9 +50,13 @@ export async function startOidcProvider(alg: 'RS256' | 'ES256', kid: string): Pr
     jwks: { keys: [signingJwk] },
     clientDefaults: { id_token_signed_response_alg: alg },
     ttl: { ClientCredentials: 300 },
-    clients: [
-      { ...CLIENT, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_post' },
-    ],
+    clients: [CLIENT, ...extraClients.map((client) => ({ client_id: client.id, client_secret: SECRET }))].map((client) => ({
+      ...client,
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+      token_endpoint_auth_method: 'client_secret_post',
+    })),
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
@@ -43,7 +64,7 @@ export async function startOidcProvider(alg: 'RS256' | 'ES256', kid: string): Pr
         enabled: true,
         defaultResource: () => OIDC_RESOURCE,
         getResourceServerInfo: () => ({
-          scope: 'invoke read',
+          scope: [...new Set(['invoke', 'read', ...extraClients.flatMap((client) => client.scope.split(' '))])].filter(Boolean).join(' '),
           audience: OIDC_RESOURCE,
           accessTokenTTL: 300,
           accessTokenFormat: 'jwt',
@@ -51,7 +72,11 @@ export async function startOidcProvider(alg: 'RS256' | 'ES256', kid: string): Pr
         }),
       },
     },
-    extraTokenClaims: () => ({ realm_access: { roles: ['reporter'] }, org: { id: 'acme' } }),
+    extraTokenClaims: (_ctx: unknown, token: { clientId?: string }) =>
+      extraClients.find((client) => client.id === token.clientId)?.claims ?? {
+        realm_access: { roles: ['reporter'] },
+        org: { id: 'acme' },
+      },
   });
   callback = provider.callback();
   const discovery = (await (await fetch(`${server.origin}/.well-known/openid-configuration`)).json()) as Record<string, string>;
@@ -61,11 +86,18 @@ export async function startOidcProvider(alg: 'RS256' | 'ES256', kid: string): Pr
     jwksUri: discovery.jwks_uri as string,
     tokenEndpoint,
     clientId: CLIENT.client_id,
-    async obtainToken() {
+    async obtainToken(clientId = CLIENT.client_id) {
+      const scope = extraClients.find((client) => client.id === clientId)?.scope ?? 'invoke read';
       const response = await fetch(tokenEndpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'invoke read', resource: OIDC_RESOURCE, ...CLIENT }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope,
+          resource: OIDC_RESOURCE,
+          client_id: clientId,
+          client_secret: SECRET,
+        }),
       });
       const body = (await response.json()) as { access_token?: unknown; token_type?: unknown };
       if (response.status !== 200 || typeof body.access_token !== 'string' || body.token_type !== 'Bearer') {

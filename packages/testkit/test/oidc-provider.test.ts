@@ -6,7 +6,9 @@ describe('startOidcProvider', () => {
   let provider: OidcProvider;
   beforeAll(async () => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    provider = await startOidcProvider('ES256', 'kit-key');
+    provider = await startOidcProvider('ES256', 'kit-key', [
+      { id: 'admin-job', scope: 'reports:read', claims: { roles: ['admin'], permissions: 'admin invoke' } },
+    ]);
     warn.mockRestore();
   });
   afterAll(() => provider.close());
@@ -26,5 +28,11 @@ describe('startOidcProvider', () => {
       org: { id: 'acme' },
     });
     expect(decodeJwt(await provider.obtainToken()).jti).not.toBe(payload.jti);
+  });
+
+  it('issues tokens of a further client with its own scope and claims', async () => {
+    const payload = decodeJwt(await provider.obtainToken('admin-job'));
+    expect(payload).toMatchObject({ sub: 'admin-job', scope: 'reports:read', roles: ['admin'], permissions: 'admin invoke' });
+    expect(payload.realm_access).toBeUndefined();
   });
 });

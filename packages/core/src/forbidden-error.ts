@@ -1,0 +1,82 @@
+/** Which kind of name the caller lacked. Wire strings, so snake_case. */
+export type ForbiddenReason = 'permission_missing' | 'scope_missing' | 'role_missing';
+
+const WHAT: Readonly<Record<ForbiddenReason, string>> = Object.freeze({
+  permission_missing: 'permission',
+  scope_missing: 'scope',
+  role_missing: 'role',
+});
+
+// RFC 6749 §3.3 scope-token: printable ASCII without space, `"` or `\`, so a name can stand in an
+// RFC 6750 quoted string and a space-separated `scope` attribute.
+const NAME = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/**
+ * True for a name a guard or an `access` rule may require: 1 to 128 characters of printable ASCII
+ * without space, `"` or `\` (an RFC 6749 scope-token).
+ */
+export function isRequirableName(name: unknown): name is string {
+  return typeof name === 'string' && name.length <= 128 && NAME.test(name);
+}
+
+/**
+ * The sentence of a 403: what is missing, by the REQUIRED names only (never the caller's own),
+ * so it is safe in a body, a header and a log line.
+ *
+ * @example
+ * describeForbidden('permission_missing', ['invoke']); // 'the permission invoke is required'
+ */
+export function describeForbidden(reason: ForbiddenReason, missing: readonly string[]): string {
+  const what = WHAT[reason];
+  return missing.length === 1
+    ? `the ${what} ${missing[0]} is required`
+    : `the ${what}s ${missing.join(', ')} are required`;
+}
+
+/**
+ * An authenticated caller refused: HTTP 403 with the body `{"error":"forbidden","message":...}`,
+ * and `WWW-Authenticate` = {@link ForbiddenError.challenge} when that is not null (RFC 6750
+ * `insufficient_scope`, for requests that carried a Bearer credential). `@authlayer/express`
+ * renders it in the same place as an `AuthError`.
+ *
+ * @example
+ * throw new ForbiddenError('permission_missing', null, ['invoke']);
+ */
+export class ForbiddenError extends Error {
+  override readonly name = 'ForbiddenError';
+  /** Becomes the body's `error`. */
+  readonly code = 'forbidden';
+  readonly status = 403;
+  /** The required names the caller lacks, in the order they were required. */
+  readonly missing: readonly string[];
+
+  /**
+   * @param reason - which kind of name is missing
+   * @param challenge - the full `WWW-Authenticate` value, or null for none
+   * @param missing - the required names the caller lacks (at least one)
+   */
+  constructor(
+    readonly reason: ForbiddenReason,
+    readonly challenge: string | null,
+    missing: readonly string[],
+  ) {
+    super(describeForbidden(reason, missing));
+    this.missing = Object.freeze([...missing]);
+  }
+}
+
+/**
+ * True for a {@link ForbiddenError}, also one made by another copy of this package
+ * (two versions of core may be installed side by side, so `instanceof` is not enough).
+ */
+export function isForbiddenError(error: unknown): error is ForbiddenError {
+  const candidate = error as Partial<ForbiddenError>;
+  return (
+    error instanceof Error &&
+    error.name === 'ForbiddenError' &&
+    typeof candidate.reason === 'string' &&
+    (typeof candidate.challenge === 'string' || candidate.challenge === null) &&
+    Array.isArray(candidate.missing) &&
+    candidate.status === 403
+  );
+}

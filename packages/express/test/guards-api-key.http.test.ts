@@ -1,0 +1,73 @@
+import { describe, expect, it } from '@jest/globals';
+import { createCaptureLogger } from '@authlayer/testkit';
+import express, { type RequestHandler } from 'express';
+import request from 'supertest';
+import { createAuthMiddleware, requirePermissions, requireRoles, requireScopes } from '../src/index.js';
+
+const KEY = 'k3y.with.dots-for-guards';
+const ok: RequestHandler = (req, res) => res.json(req.auth);
+
+async function appFor(apiKeys: object) {
+  const logger = createCaptureLogger();
+  const auth = await createAuthMiddleware({ auth: { mode: 'api_key', api_keys: apiKeys } }, { env: { SERVICE_API_KEY: KEY }, logger });
+  const seen: string[] = [];
+  const app = express();
+  app.post('/invoke', auth, requirePermissions('invoke'), (req, res) => {
+    seen.push('invoke');
+    res.json(req.auth);
+  });
+  app.get('/open', auth, ok);
+  app.get('/no-auth-first', requireRoles('admin'), ok);
+  return { app, logger, seen };
+}
+
+describe('guards in API key mode', () => {
+  it('answers 403 without WWW-Authenticate when the key came in its own header (no Bearer credential)', async () => {
+    const { app, seen } = await appFor({});
+    const res = await request(app).post('/invoke').set('X-API-Key', KEY).expect(403);
+    expect(res.body).toEqual({ error: 'forbidden', message: 'the permission invoke is required' });
+    expect(res.headers['www-authenticate']).toBeUndefined();
+    expect(seen).toEqual([]);
+  });
+
+  it('adds the insufficient_scope challenge when the key came as a Bearer credential', async () => {
+    const { app } = await appFor({});
+    const res = await request(app).post('/invoke').set('Authorization', `Bearer ${KEY}`).expect(403);
+    expect(res.headers['www-authenticate']).toBe(
+      'Bearer realm="authlayer", error="insufficient_scope", error_description="the permission invoke is required"',
+    );
+    expect(JSON.stringify(res.body)).not.toContain(KEY);
+  });
+
+  it('answers 401 from a guard that has no authentication before it, never letting through', async () => {
+    const { app } = await appFor({});
+    const res = await request(app).get('/no-auth-first').set('X-API-Key', KEY).expect(401);
+    expect(res.body).toEqual({ error: 'unauthorized', message: 'no credentials were sent' });
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="authlayer"');
+  });
+
+  it('keeps a guarded route closed (403) when API keys are disabled (the no-auth handler grants nothing)', async () => {
+    const { app, seen, logger } = await appFor({ enabled: false });
+    await request(app).post('/invoke').expect(403, { error: 'forbidden', message: 'the permission invoke is required' });
+    await request(app).post('/invoke').set('X-API-Key', 'anything').expect(403);
+    expect(seen).toEqual([]);
+    // ...while an unguarded route passes, as the spec's fallback says.
+    const res = await request(app).get('/open').expect(200);
+    expect(res.body.method).toBe('none');
+    expect(logger.text).toEqual([
+      'warn: auth.api_keys.enabled is false: API key mode is off and requests are NOT authenticated',
+    ]);
+  });
+});
+
+describe('guard factories', () => {
+  it.each([
+    ['no name', () => requirePermissions()],
+    ['an empty name', () => requireScopes('')],
+    ['a name with a space', () => requireRoles('a b')],
+    ['a name with a quote', () => requirePermissions('a"b')],
+    ['a name that is not a string', () => requirePermissions(1 as unknown as string)],
+  ])('throw TypeError for %s', (_name, make) => {
+    expect(make).toThrow(TypeError);
+  });
+});
