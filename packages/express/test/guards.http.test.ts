@@ -28,7 +28,7 @@ describe('guards with JWTs from a real OpenID provider', () => {
   beforeAll(async () => {
     // oidc-provider warns that its in-memory adapter is for development only: true, and fine here.
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    provider = await startOidcProvider('RS256', 'guard-key', CLIENTS);
+    provider = await startOidcProvider('RS256', 'guard-key', ...CLIENTS);
     warn.mockRestore();
     for (const { id } of CLIENTS) tokens[id] = await provider.obtainToken(id);
     const auth = await createAuthMiddleware(

@@ -34,11 +34,12 @@ export interface OidcProvider {
  * access tokens carry Keycloak-style nested roles (`realm_access.roles: [reporter]`) and a tenant
  * (`org.id: acme`), scopes `invoke read`, and `aud` = {@link OIDC_RESOURCE}.
  * oidc-provider warns once on console.warn that its in-memory adapter is for development only.
+ * `extraClients` adds clients whose tokens carry their own scope and claims (`obtainToken(id)`).
  */
 export async function startOidcProvider(
   alg: 'RS256' | 'ES256',
   kid: string,
-  extraClients: readonly OidcClient[] = [],
+  ...extraClients: readonly OidcClient[]
 ): Promise<OidcProvider> {
   // Imported here, not at the top: testkit's other helpers must not pay for (or hear) oidc-provider.
   const { default: Provider } = await import('oidc-provider');

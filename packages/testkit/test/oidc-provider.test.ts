@@ -6,9 +6,11 @@ describe('startOidcProvider', () => {
   let provider: OidcProvider;
   beforeAll(async () => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    provider = await startOidcProvider('ES256', 'kit-key', [
-      { id: 'admin-job', scope: 'reports:read', claims: { roles: ['admin'], permissions: 'admin invoke' } },
-    ]);
+    provider = await startOidcProvider('ES256', 'kit-key', {
+      id: 'admin-job',
+      scope: 'reports:read',
+      claims: { roles: ['admin'], permissions: 'admin invoke' },
+    });
     warn.mockRestore();
   });
   afterAll(() => provider.close());
@@ -34,5 +36,9 @@ describe('startOidcProvider', () => {
     const payload = decodeJwt(await provider.obtainToken('admin-job'));
     expect(payload).toMatchObject({ sub: 'admin-job', scope: 'reports:read', roles: ['admin'], permissions: 'admin invoke' });
     expect(payload.realm_access).toBeUndefined();
+  });
+
+  it('says so when it gives no token (an unknown client)', async () => {
+    await expect(provider.obtainToken('nobody')).rejects.toThrow('the provider gave no token (HTTP 401)');
   });
 });
