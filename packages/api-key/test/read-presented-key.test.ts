@@ -23,7 +23,9 @@ describe('readPresentedKey', () => {
     ['nothing from another header', { 'x-api-token': 'abc' }, true, ABSENT],
     ['malformed for a broken Bearer header', { authorization: 'Bearer' }, true, MALFORMED],
     ['malformed for a repeated header', { 'x-api-key': ['a', 'b'] }, true, MALFORMED],
-    ['malformed for an empty header list', { 'x-api-key': [] }, true, MALFORMED],
+    ['nothing from an empty header list', { 'x-api-key': [] }, true, ABSENT],
+    ['nothing from several empty headers', { 'x-api-key': ['', ''] }, true, ABSENT],
+    ['Bearer when several headers are empty', { 'x-api-key': ['', ''], authorization: 'Bearer abc' }, true, key('abc')],
   ])('reads %s', (_name, headers, allowBearer, expected) => {
     expect(readPresentedKey({ headers }, 'X-API-Key', allowBearer)).toEqual(expected);
   });
@@ -47,5 +49,25 @@ describe('readPresentedKey', () => {
 
   it('reads a header named like a prototype property when it was sent', () => {
     expect(readPresentedKey({ headers: { constructor: 'abc' } }, 'Constructor', false)).toEqual(key('abc'));
+  });
+});
+
+describe('readPresentedKey with rawHeaders (a real Node request)', () => {
+  const read = (rawHeaders: string[], allowBearer = true) =>
+    readPresentedKey({ headers: {}, rawHeaders }, 'X-API-Key', allowBearer);
+
+  it('refuses several API key headers whatever their order, and never guesses one', () => {
+    expect(read(['X-API-Key', 'good', 'x-api-key', 'bad'])).toEqual(MALFORMED);
+    expect(read(['x-api-key', 'bad', 'X-API-KEY', 'good'])).toEqual(MALFORMED);
+  });
+
+  it('refuses several Authorization headers when it falls back to Bearer', () => {
+    expect(read(['Authorization', 'Bearer good', 'Authorization', 'Bearer bad'])).toEqual(MALFORMED);
+  });
+
+  it('treats one or two empty API key headers alike: no key there, so Bearer answers', () => {
+    expect(read(['X-API-Key', '', 'Authorization', 'Bearer abc'])).toEqual(key('abc'));
+    expect(read(['X-API-Key', '', 'X-API-Key', '', 'Authorization', 'Bearer abc'])).toEqual(key('abc'));
+    expect(read(['X-API-Key', '', 'X-API-Key', 'abc'])).toEqual(key('abc'));
   });
 });

@@ -1,4 +1,5 @@
 import type { AuthRequest } from './handler.js';
+import { headerValues } from './header-values.js';
 
 /** What the `Authorization` header holds, as far as Bearer authentication cares. */
 export type BearerToken =
@@ -13,16 +14,19 @@ const MALFORMED: BearerToken = Object.freeze({ kind: 'malformed' });
 
 /**
  * Reads `Authorization: Bearer <token>`. The scheme name is case-insensitive (RFC 7235 §2.1).
- * No header, or another scheme (`Basic ...`), is `absent`; a Bearer header without exactly one
- * well-formed token, or several `Authorization` headers, is `malformed`.
+ * No header (or an empty one), or another scheme (`Basic ...`), is `absent`; a Bearer header
+ * without exactly one well-formed token after a space (`Bearer<TAB>abc` too), or several
+ * non-empty `Authorization` headers (whatever their schemes), is `malformed`: none is guessed.
  */
 export function readBearerToken(request: AuthRequest): BearerToken {
-  const value = request.headers.authorization;
-  if (value === undefined || value === '') return ABSENT;
-  if (typeof value !== 'string') return MALFORMED;
-  const space = value.indexOf(' ');
-  const scheme = space === -1 ? value : value.slice(0, space);
+  const values = headerValues(request, 'authorization');
+  if (values.length === 0) return ABSENT;
+  if (values.length > 1) return MALFORMED;
+  const value = values[0] as string;
+  const scheme = value.split(/[ \t]/, 1)[0] as string;
   if (scheme.toLowerCase() !== 'bearer') return ABSENT;
-  const token = space === -1 ? '' : value.slice(space + 1).trim();
+  // RFC 7235 §2.1: `credentials = auth-scheme [ 1*SP token68 ]`; a tab is no separator.
+  const rest = value.slice(scheme.length);
+  const token = rest.startsWith(' ') ? rest.trim() : '';
   return B64TOKEN.test(token) ? { kind: 'token', token } : MALFORMED;
 }

@@ -5,6 +5,12 @@ import type { AuthConfig } from './config/auth-config.js';
 export interface AuthRequest {
   /** Header names in lower case, as Node's `IncomingMessage.headers` has them. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /**
+   * Optional: every header as sent, `[name, value, name, value, ...]`, as Node's
+   * `IncomingMessage.rawHeaders` has them. When present, handlers read credentials from here (see
+   * `headerValues`), so a repeated header is seen and never guessed.
+   */
+  readonly rawHeaders?: readonly string[];
 }
 
 /** Where handlers write what operators must see. Never given a secret. */

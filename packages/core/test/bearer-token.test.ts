@@ -12,7 +12,6 @@ describe('readBearerToken', () => {
     ['the Basic scheme', 'Basic dXNlcjpwYXNz'],
     ['the Digest scheme', 'Digest username="a"'],
     ['a scheme that starts with Bearer', 'Bearerabc'],
-    ['a tab instead of a space', 'Bearer\tabc'],
   ])('is absent for %s', (_name, authorization) => {
     expect(read(authorization)).toEqual({ kind: 'absent' });
   });
@@ -44,9 +43,27 @@ describe('readBearerToken', () => {
     ['non-ASCII', 'Bearer ключ'],
     ['a control character', 'Bearer abc\u0000'],
     ['an array of headers', ['Bearer abc', 'Bearer def']],
-    ['an array of one header', ['Bearer abc']],
+    ['a tab instead of a space', 'Bearer\tabc'],
+    ['a tab after the space', 'Bearer \tabc'.replace(' \t', '\t ')],
   ])('is malformed for %s', (_name, authorization) => {
     expect(read(authorization)).toEqual({ kind: 'malformed' });
+  });
+
+  it.each<[string, string[]]>([
+    ['a valid token then garbage', ['Authorization', 'Bearer abc', 'Authorization', 'Bearer garbage!']],
+    ['garbage then a valid token', ['authorization', 'Bearer garbage!', 'AUTHORIZATION', 'Bearer abc']],
+    ['two valid tokens', ['Authorization', 'Bearer abc', 'Authorization', 'Bearer abc']],
+    ['Basic then Bearer', ['Authorization', 'Basic YTpi', 'Authorization', 'Bearer abc']],
+  ])('is malformed for several Authorization headers in rawHeaders: %s', (_name, rawHeaders) => {
+    // Node's `headers` keeps the first Authorization header only; rawHeaders has them all.
+    const headers = { authorization: rawHeaders[1] };
+    expect(readBearerToken({ headers, rawHeaders })).toEqual({ kind: 'malformed' });
+  });
+
+  it('reads rawHeaders rather than headers when both are there', () => {
+    const rawHeaders = ['Host', 'x', 'Authorization', '', 'Authorization', 'Bearer abc'];
+    expect(readBearerToken({ headers: {}, rawHeaders })).toEqual({ kind: 'token', token: 'abc' });
+    expect(readBearerToken({ headers: { authorization: 'Bearer abc' }, rawHeaders: [] })).toEqual({ kind: 'absent' });
   });
 
   it('returns frozen shared results for absent and malformed', () => {

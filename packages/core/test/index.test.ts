@@ -22,6 +22,7 @@ describe('@authlayer/core public API', () => {
       'createNoAuthHandler',
       'createPermissionResolver',
       'describeForbidden',
+      'headerValues',
       'insufficientScopeChallenge',
       'isAuthError',
       'isConfigError',

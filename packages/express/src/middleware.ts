@@ -94,12 +94,18 @@ export async function createAuthMiddleware(
 
 function refuse(error: unknown, req: Request, res: Response, logger: Logger): void {
   // The body was never read: close the connection rather than drain an unauthenticated upload.
-  const length = req.headers['content-length'];
-  if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) {
-    res.setHeader('Connection', 'close');
-  }
+  if (hasBodyToCome(req)) res.setHeader('Connection', 'close');
   if (isAuthError(error)) return sendRefusal(res, error);
   // A handler must reject with AuthError only; anything else is a bug, and we fail closed.
   logger.error(`the ${req.method} ${req.path} handler failed (${kindOf(error)})`);
   sendError(res, 500, 'internal', 'internal error');
+}
+
+/**
+ * Whether part of the request's body has not arrived yet. Asked of Node's parser state
+ * (`complete` turns true once the message has ended), never of `req.headers`, which keeps only
+ * the first `maxHeadersCount` headers and so can hide a `Content-Length` or `Transfer-Encoding`.
+ */
+function hasBodyToCome(req: Request): boolean {
+  return !req.complete;
 }

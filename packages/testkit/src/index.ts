@@ -14,3 +14,5 @@ export { OIDC_RESOURCE, startOidcProvider } from './oidc-provider.js';
 export type { OidcClient, OidcProvider } from './oidc-provider.js';
 export { expectedContext } from './expected-context.js';
 export type { ContextJson } from './expected-context.js';
+export { openRawConnection } from './raw-connection.js';
+export type { RawConnection, RawResponse } from './raw-connection.js';
