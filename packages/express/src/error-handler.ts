@@ -2,15 +2,21 @@ import { isAuthError, isForbiddenError, type AuthError, type ForbiddenError, typ
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { consoleLogger } from './logger.js';
 
-/** The codes of the contract's error bodies. */
-export type ErrorCode =
-  | 'unauthorized'
-  | 'forbidden'
-  | 'invalid_request'
-  | 'unsupported_media_type'
-  | 'payload_too_large'
-  | 'not_found'
-  | 'internal';
+/** The codes of the contract's error bodies; no other code is ever sent. */
+export const ERROR_CODES = [
+  'unauthorized',
+  'forbidden',
+  'invalid_request',
+  'unsupported_media_type',
+  'payload_too_large',
+  'not_found',
+  'internal',
+] as const;
+
+/** One of {@link ERROR_CODES}. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+const isErrorCode = (code: unknown): code is ErrorCode => (ERROR_CODES as readonly unknown[]).includes(code);
 
 /** An error a route throws on purpose; `errorHandler` renders its status, code and message. */
 export interface HttpError extends Error {
@@ -95,12 +101,14 @@ const CLIENT_ERRORS: Readonly<Record<number, [ErrorCode, string]>> = {
 
 /**
  * An exposed 4xx in the http-errors style: an {@link HttpError} with its own code and message,
- * or one of Express's own (a bad URL encoding, ...) with the fixed code and message of its status.
+ * or one of Express's or a library's own (a bad URL encoding, ...) with the fixed code and message of its status.
  */
 function clientError(error: unknown): [number, ErrorCode, string] | undefined {
   const { status, expose, code } = (error ?? {}) as { status?: unknown; expose?: unknown; code?: unknown };
   if (expose !== true || typeof status !== 'number' || status < 400 || status >= 500) return undefined;
-  if (error instanceof Error && typeof code === 'string') return [status, code as ErrorCode, error.message];
+  // Only our own codes pass through: a library's (zlib's Z_DATA_ERROR on a broken gzip body,
+  // ERR__ERROR_FORMAT_PADDING_2 from brotli) gets the fixed code and message of its status.
+  if (error instanceof Error && isErrorCode(code)) return [status, code, error.message];
   const known = status in CLIENT_ERRORS ? status : 400;
   return [known, ...(CLIENT_ERRORS[known] as [ErrorCode, string])];
 }
