@@ -1,5 +1,5 @@
 import { expectedKeyVariable } from '@authlayer/api-key';
-import type { AuthConfig } from '@authlayer/core';
+import { redactUrl, type AuthConfig } from '@authlayer/core';
 import { resolve } from 'node:path';
 import { createAuthMiddleware, type AuthMiddlewareOptions } from '@authlayer/express';
 
@@ -18,7 +18,7 @@ export interface CheckReport {
  * `main.js --check`: builds the middleware exactly as a start would (so missing key material and a
  * missing mode package are reported the same way), then describes the resolved config with every
  * default filled in. The config holds variable names, not secrets; the report adds no value of
- * any variable, and hides the user and password of a `jwks_url`.
+ * any variable, and hides the user, password and query values of a `jwks_url` (`redactUrl`).
  *
  * @throws ConfigError when the key material is missing; Error when the mode package is broken
  */
@@ -29,7 +29,7 @@ export async function checkConfig(path: string, config: AuthConfig, options: Aut
   const keyMaterial = Object.fromEntries(names.map((name) => [name, env[name] ? 'set' : 'unset'] as const));
   const { roles, ...rest } = config;
   const resolved = toSnakeCase(rest) as { jwt: { jwks_url: string | null } };
-  resolved.jwt.jwks_url = hideUserInfo(resolved.jwt.jwks_url);
+  resolved.jwt.jwks_url = resolved.jwt.jwks_url === null ? null : redactUrl(resolved.jwt.jwks_url);
   return { config: resolve(path), handler: auth.method, key_material: keyMaterial, auth: resolved, roles: toSnakeCase(roles) };
 }
 
@@ -45,13 +45,4 @@ function toSnakeCase(value: unknown): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, child]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), toSnakeCase(child)]),
   );
-}
-
-function hideUserInfo(url: string | null): string | null {
-  if (url === null) return null;
-  const parsed = new URL(url);
-  if (parsed.username === '' && parsed.password === '') return url;
-  parsed.username = 'redacted';
-  parsed.password = '';
-  return parsed.toString();
 }

@@ -33,6 +33,7 @@ describe('@authlayer/core public API', () => {
       'parseAuthConfig',
       'parseYaml',
       'readBearerToken',
+      'redactUrl',
     ]);
   });
 

@@ -59,13 +59,20 @@ describe('--check with a valid config and its key material', () => {
     expect(result.stderr).toBe('');
   });
 
-  it('reads <PREFIX>_API_KEY when a prefix is set, and hides a password in jwks_url', () => {
+  it('reads <PREFIX>_API_KEY when a prefix is set, and hides query values of jwks_url', () => {
     const prefixed = writeConfig('prefix.yaml', 'auth:\n  mode: api_key\n  api_keys:\n    prefix: prod\n');
     expect(JSON.parse(check(['--config', prefixed], { PROD_API_KEY: SECRET }).stdout).key_material).toEqual({ PROD_API_KEY: 'set' });
-    const jwks = writeConfig('jwks.yaml', 'auth:\n  mode: jwt\n  jwt:\n    jwks_url: https://user:hunter2@idp.example/jwks\n');
+    const jwks = writeConfig('jwks.yaml', 'auth:\n  mode: jwt\n  jwt:\n    jwks_url: https://idp.example/jwks?access_token=hunter2\n');
     const result = check(['--config', jwks]);
     expect(result.stdout).not.toContain('hunter2');
-    expect(JSON.parse(result.stdout).auth.jwt.jwks_url).toBe('https://redacted@idp.example/jwks');
+    expect(JSON.parse(result.stdout).auth.jwt.jwks_url).toBe('https://idp.example/jwks?access_token=redacted');
+  });
+
+  it('refuses a jwks_url with a user and password at start-up, without repeating them', () => {
+    const jwks = writeConfig('userinfo.yaml', 'auth:\n  mode: jwt\n  jwt:\n    jwks_url: https://user:hunter2@idp.example/jwks\n');
+    const result = check(['--config', jwks]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('authlayer: config error: auth.jwt.jwks_url: must not hold a user name or password (fetch refuses such URLs)\n');
   });
 });
 

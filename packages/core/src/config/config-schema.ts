@@ -7,16 +7,34 @@ const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const PREFIX = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 const text = z.string().min(1, 'must not be empty');
-const envVarName = z.string().regex(ENV_VAR_NAME, 'must be an environment variable name (letters, digits, _)');
+/** Longest environment variable name accepted, so no error or log line ever repeats a huge one. */
+export const NAME_MAX_LENGTH = 128;
+const envVarName = z
+  .string()
+  .max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`)
+  .regex(ENV_VAR_NAME, 'must be an environment variable name (letters, digits, _)');
 const claimPath = z
   .string()
   .regex(/^[^.]+(\.[^.]+)*$/, 'must be a claim name or a dot path such as realm_access.roles');
+
+/**
+ * An http(s) URL to fetch keys or metadata from. User info (`https://user:pass@host`) is refused
+ * at start-up: `fetch` refuses such URLs, so every request would fail later instead.
+ */
+const keySetUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+  .refine((url) => URL.canParse(url) && withoutUserInfo(new URL(url)), 'must not hold a user name or password (fetch refuses such URLs)');
+
+function withoutUserInfo(url: URL): boolean {
+  return url.username === '' && url.password === '';
+}
 
 const apiKeysSchema = z
   .strictObject({
     env_var: envVarName.default(DEFAULTS.apiKeys.envVar),
     prefix: z
       .string()
+      .max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`)
       .regex(PREFIX, 'must be a letter, then letters, digits and _ (it names the variable <PREFIX>_API_KEY)')
       .nullable()
       .default(null),
@@ -47,10 +65,7 @@ export const claimsSchema = z.strictObject({
 
 const jwtSchema = z
   .strictObject({
-    jwks_url: z
-      .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-      .nullable()
-      .default(null),
+    jwks_url: keySetUrl.nullable().default(null),
     public_key_env: envVarName.nullable().default(null),
     issuer: text.nullable().default(null),
     audience: text.nullable().default(null),

@@ -109,12 +109,17 @@ function typeName(value: unknown): string {
   return Number.isFinite(value) ? 'a fraction' : String(value);
 }
 
-/** `['roles', 0, 'name']` becomes `roles[0].name`; the root is `config`. */
+/** Longest field name an error repeats; an unknown field's name comes from the file. */
+const FIELD_SHOWN_MAX = 64;
+
+/** `['roles', 0, 'name']` becomes `roles[0].name`; the root is `config`. A huge name is cut. */
 function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) {
+    const name = String(part);
+    const shown = name.length > FIELD_SHOWN_MAX ? `${name.slice(0, FIELD_SHOWN_MAX)}...` : name;
     if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
+    else out += out === '' ? shown : `.${shown}`;
   }
   return out === '' ? 'config' : out;
 }

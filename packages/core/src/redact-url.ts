@@ -1,0 +1,26 @@
+/**
+ * A URL as operators may see it: a user and password become `redacted`, and so does every query
+ * value (`?access_token=...`), since either may hold a secret. Names, host and path stay.
+ * Something that is not a URL becomes `<not a URL>`, never itself.
+ *
+ * @example
+ * redactUrl('https://u:p@idp.example/jwks?access_token=abc&v=2');
+ * // 'https://redacted@idp.example/jwks?access_token=redacted&v=redacted'
+ */
+export function redactUrl(url: string): string {
+  if (!URL.canParse(url)) return '<not a URL>';
+  const parsed = new URL(url);
+  if (parsed.username !== '' || parsed.password !== '') {
+    parsed.username = 'redacted';
+    parsed.password = '';
+  }
+  // Built by hand: URLSearchParams would turn a bare `?flag` into `?flag=`.
+  if (parsed.search !== '') {
+    parsed.search = parsed.search
+      .slice(1)
+      .split('&')
+      .map((pair) => (pair.includes('=') ? `${pair.slice(0, pair.indexOf('='))}=redacted` : pair))
+      .join('&');
+  }
+  return parsed.toString();
+}

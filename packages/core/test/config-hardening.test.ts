@@ -1,0 +1,75 @@
+// Config input a hostile or careless file holds: a directive or tag that changes what the data
+// means, a huge name echoed back, user info in a URL, a relative path that says nothing.
+import { describe, expect, it } from '@jest/globals';
+import { relative } from 'node:path';
+import { ConfigError } from '../src/config/config-error.js';
+import { loadConfig, parseYaml } from '../src/config/load-config-file.js';
+import { parseAuthConfig } from '../src/config/parse-auth-config.js';
+
+function errorOf(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseYaml reads plain YAML 1.2 data only', () => {
+  it.each([
+    ['a %YAML 1.1 directive (where off means false)', '%YAML 1.1\n---\nauth:\n  api_keys:\n    enabled: off\n', 'line 1: a %YAML 1.1 directive is not allowed'],
+    ['a %TAG directive', '%TAG !e! tag:example.com,2000:\n---\nauth: {}\n', 'line 1: a %TAG directive is not allowed'],
+    ['a %TAG directive that redefines !!', '%TAG !! tag:example.com,2000:\n---\nauth: {}\n', 'line 1: a %TAG directive is not allowed'],
+    ['an unknown tag', 'auth:\n  mode: !custom api_key\n', 'line 2: a tag (!...) is not allowed'],
+    ['a core tag', 'auth:\n  api_keys:\n    header: !!str X-Key\n', 'line 3: a tag (!...) is not allowed'],
+    ['a tag on a mapping', 'auth: !!map\n  mode: jwt\n', 'line 2: a tag (!...) is not allowed'],
+  ])('refuses %s', (_name, text, says) => {
+    expect(errorOf(() => parseYaml(text, 'c.yaml')).message).toBe(`config: c.yaml, ${says} (only plain YAML 1.2 data is read)`);
+  });
+
+  it('accepts a %YAML 1.2 directive, and off stays the string "off" (so enabled: off is refused, not false)', () => {
+    expect(parseYaml('%YAML 1.2\n---\na: off\n')).toEqual({ a: 'off' });
+    expect(errorOf(() => parseAuthConfig(parseYaml('auth:\n  api_keys:\n    enabled: off\n'))).message).toBe(
+      'auth.api_keys.enabled: must be a boolean (true or false), not a string',
+    );
+  });
+});
+
+describe('names from the file are bounded', () => {
+  const huge = 'A'.repeat(1_000_000);
+
+  it.each([
+    ['env_var', { auth: { api_keys: { env_var: huge } } }, 'auth.api_keys.env_var'],
+    ['public_key_env', { auth: { mode: 'jwt', jwt: { public_key_env: huge } } }, 'auth.jwt.public_key_env'],
+    ['prefix', { auth: { api_keys: { prefix: huge } } }, 'auth.api_keys.prefix'],
+  ])('refuses a huge %s without repeating it', (_name, raw, path) => {
+    const error = errorOf(() => parseAuthConfig(raw));
+    expect(error.message).toBe(`${path}: must be at most 128 characters`);
+  });
+
+  it('cuts a huge unknown field name in the message', () => {
+    const error = errorOf(() => parseAuthConfig({ auth: { [huge]: 1 } }));
+    expect(error.message).toBe(`auth.${'A'.repeat(64)}...: unknown field`);
+  });
+});
+
+describe('jwks_url', () => {
+  it.each(['https://user:hunter2@idp.example.com/jwks', 'https://user@idp.example.com/jwks', 'http://:hunter2@127.0.0.1/jwks'])(
+    'refuses user info at start-up: %s',
+    (url) => {
+      const error = errorOf(() => parseAuthConfig({ auth: { mode: 'jwt', jwt: { jwks_url: url } } }));
+      expect(error.message).toBe('auth.jwt.jwks_url: must not hold a user name or password (fetch refuses such URLs)');
+      expect(error.message).not.toContain('hunter2');
+    },
+  );
+});
+
+describe('loadConfig', () => {
+  it('names the absolute path it tried when a relative path is missing', async () => {
+    const path = relative(process.cwd(), '/nonexistent-authlayer/service.yaml');
+    await expect(loadConfig(path)).rejects.toMatchObject({
+      message: 'config: cannot read /nonexistent-authlayer/service.yaml (ENOENT)',
+    });
+  });
+});

@@ -1,0 +1,15 @@
+import { describe, expect, it } from '@jest/globals';
+import { redactUrl } from '../src/redact-url.js';
+
+describe('redactUrl', () => {
+  it.each([
+    ['https://idp.example/jwks', 'https://idp.example/jwks'],
+    ['https://u:hunter2@idp.example/jwks', 'https://redacted@idp.example/jwks'],
+    ['https://idp.example/jwks?access_token=hunter2&v=2', 'https://idp.example/jwks?access_token=redacted&v=redacted'],
+    ['https://idp.example/jwks?flag&k=hunter2#frag', 'https://idp.example/jwks?flag&k=redacted#frag'],
+    ['not a url hunter2', '<not a URL>'],
+  ])('%s → %s', (url, shown) => {
+    expect(redactUrl(url)).toBe(shown);
+    expect(redactUrl(url)).not.toContain('hunter2');
+  });
+});
