@@ -1,16 +1,13 @@
-import {
-  createAuthContext,
-  createPermissionResolver,
-  type AuthContext,
-  type ClaimsConfig,
-  type RoleConfig,
-} from '@authlayer/core';
+import { createAuthContext, type AuthContext, type AuthMethod } from './auth-context.js';
+import type { ClaimsConfig, RoleConfig } from './config/auth-config.js';
+import { createPermissionResolver } from './role-permissions.js';
 
-/** Turns a verified token payload into an {@link AuthContext}. */
+/** Turns a verified token payload (or an introspection answer) into an {@link AuthContext}. */
 export type ClaimsMapper = (payload: Readonly<Record<string, unknown>>) => AuthContext;
 
 /**
- * Builds the claims mapping of `auth.jwt.claims` (defaults: `sub`, `email`, `name`, `roles`,
+ * Builds the claims mapping that every token mode shares (`auth.jwt.claims`,
+ * `auth.oauth2.claims`; defaults: `sub`, `email`, `name`, `roles`,
  * `permissions`, `scope`, no tenant). Each claim is read by {@link readClaim}.
  *
  * - `userId`, `tenantId`: a non-empty string, or a safe integer written in decimal; else `null`.
@@ -20,11 +17,17 @@ export type ClaimsMapper = (payload: Readonly<Record<string, unknown>>) => AuthC
  * - `permissions` is the token's own permissions united with those the top-level `roles`
  *   section gives the token's roles.
  *
+ * - `method` is the mode that produced the payload, as the context's `method`.
+ *
  * @example
- * const map = createClaimsMapper({ ...claims, roles: 'realm_access.roles' }, [{ name: 'admin', permissions: ['invoke'] }]);
+ * const map = createClaimsMapper('jwt', { ...claims, roles: 'realm_access.roles' }, [{ name: 'admin', permissions: ['invoke'] }]);
  * map({ sub: 'u-1', realm_access: { roles: ['admin'] } }).permissions; // ['invoke']
  */
-export function createClaimsMapper(claims: ClaimsConfig, roleConfig: readonly RoleConfig[]): ClaimsMapper {
+export function createClaimsMapper(
+  method: AuthMethod,
+  claims: ClaimsConfig,
+  roleConfig: readonly RoleConfig[],
+): ClaimsMapper {
   const resolvePermissions = createPermissionResolver(roleConfig);
   // Each path is split once here, not on every request.
   const [userId, email, name, roles, permissions, scopes] = [
@@ -34,7 +37,7 @@ export function createClaimsMapper(claims: ClaimsConfig, roleConfig: readonly Ro
   return (payload) => {
     const tokenRoles = toStringList(roles(payload));
     return createAuthContext({
-      method: 'jwt',
+      method,
       userId: toIdentifier(userId(payload)),
       email: toText(email(payload)),
       name: toText(name(payload)),

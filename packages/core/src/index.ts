@@ -19,6 +19,8 @@ export type {
   KeyState,
   Logger,
 } from './handler.js';
+export { createClaimsMapper, readClaim } from './claims-mapper.js';
+export type { ClaimsMapper } from './claims-mapper.js';
 export { createNoAuthHandler } from './no-auth-handler.js';
 export { createPermissionResolver } from './role-permissions.js';
 export type { PermissionResolver } from './role-permissions.js';

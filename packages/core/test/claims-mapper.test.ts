@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULTS, type ClaimsConfig } from '@authlayer/core';
-import { createClaimsMapper, readClaim } from '../src/map-claims.js';
+import { createClaimsMapper, readClaim } from '../src/claims-mapper.js';
+import type { ClaimsConfig } from '../src/config/auth-config.js';
+import { DEFAULTS } from '../src/config/defaults.js';
 
 const DEFAULT_CLAIMS: ClaimsConfig = { ...DEFAULTS.claims };
 const KEYCLOAK: ClaimsConfig = { ...DEFAULT_CLAIMS, roles: 'realm_access.roles', tenantId: 'org.id', name: 'preferred_username' };
@@ -10,7 +11,7 @@ const ROLES = [
 ];
 
 describe('createClaimsMapper with the default claims', () => {
-  const map = createClaimsMapper(DEFAULT_CLAIMS, ROLES);
+  const map = createClaimsMapper('jwt', DEFAULT_CLAIMS, ROLES);
 
   it('maps every field of a full token', () => {
     expect(
@@ -57,14 +58,35 @@ describe('createClaimsMapper with the default claims', () => {
     expect(map({ roles: '', permissions: 7, scope: { read: true } })).toMatchObject({ roles: [], permissions: [], scopes: [] });
   });
 
+  it('drops the empty scopes that leading, trailing or repeated blanks leave', () => {
+    expect(map({ scope: ' read  write\t' }).scopes).toEqual(['read', 'write']);
+    expect(map({ scope: ' \t ' }).scopes).toEqual([]);
+  });
+
   it('stringifies a safe-integer sub, and nulls any other non-string identity', () => {
     expect(map({ sub: 12345, email: 42, name: ['Ada'] })).toMatchObject({ userId: '12345', email: null, name: null });
     for (const sub of [1.5, 2 ** 60, true, { id: 'x' }, '', null]) expect(map({ sub }).userId).toBeNull();
   });
 });
 
+describe('createClaimsMapper for another mode', () => {
+  it('gives the method it was built for, with the same mapping', () => {
+    const map = createClaimsMapper('api_key', DEFAULT_CLAIMS, ROLES);
+    expect(map({ sub: 'svc', roles: ['reader'] })).toEqual({
+      method: 'api_key',
+      userId: 'svc',
+      email: null,
+      name: null,
+      roles: ['reader'],
+      permissions: ['read'],
+      scopes: [],
+      tenantId: null,
+    });
+  });
+});
+
 describe('createClaimsMapper with a Keycloak-style mapping (dot paths)', () => {
-  const map = createClaimsMapper(KEYCLOAK, ROLES);
+  const map = createClaimsMapper('jwt', KEYCLOAK, ROLES);
 
   it('reads nested roles and tenant, and resolves role permissions', () => {
     expect(

@@ -19,6 +19,7 @@ describe('@authlayer/core public API', () => {
       'bearerChallenge',
       'configSchema',
       'createAuthContext',
+      'createClaimsMapper',
       'createNoAuthHandler',
       'createPermissionResolver',
       'describeForbidden',
@@ -33,6 +34,7 @@ describe('@authlayer/core public API', () => {
       'parseAuthConfig',
       'parseYaml',
       'readBearerToken',
+      'readClaim',
       'redactUrl',
     ]);
   });

@@ -1,6 +1,7 @@
 import {
   AuthError,
   bearerChallenge,
+  createClaimsMapper,
   readBearerToken,
   type AuthConfig,
   type AuthContext,
@@ -9,7 +10,6 @@ import {
   type HandlerDeps,
 } from '@authlayer/core';
 import { createKeySource } from './key-source.js';
-import { createClaimsMapper } from './map-claims.js';
 import type { JwksOptions } from './remote-key-set.js';
 import { createTokenCache, type TokenCacheOptions } from './token-cache.js';
 import { translateJoseError } from './translate-jose-error.js';
@@ -50,7 +50,7 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   const key = await createKeySource(config.jwt, deps);
   const now = deps.now ?? Date.now;
   const verify = createTokenVerifier(key, { jwt: config.jwt, now });
-  const mapClaims = createClaimsMapper(config.jwt.claims, config.roles);
+  const mapClaims = createClaimsMapper('jwt', config.jwt.claims, config.roles);
   const cache = createTokenCache<AuthContext>(config.jwt.leewaySeconds, deps.tokenCache);
 
   async function authenticate(request: AuthRequest): Promise<AuthContext> {
