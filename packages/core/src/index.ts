@@ -25,6 +25,7 @@ export { createNoAuthHandler } from './no-auth-handler.js';
 export { createPermissionResolver } from './role-permissions.js';
 export type { PermissionResolver } from './role-permissions.js';
 export type { AuthConfig, ApiKeysConfig, ClaimsConfig, JwtConfig, RoleConfig } from './config/auth-config.js';
+export type { RateLimitConfig } from './config/operations-config.js';
 export { ConfigError, isConfigError } from './config/config-error.js';
 export type { ConfigIssue } from './config/config-error.js';
 export { configSchema } from './config/config-schema.js';

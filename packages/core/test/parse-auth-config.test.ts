@@ -37,6 +37,8 @@ describe('parseAuthConfig: defaults', () => {
       apiKeys: DEFAULT_API_KEYS,
       jwt: DEFAULT_JWT,
       roles: [],
+      rateLimit: null,
+      metrics: false,
     });
   });
 
@@ -46,6 +48,8 @@ describe('parseAuthConfig: defaults', () => {
       apiKeys: DEFAULT_API_KEYS,
       jwt: { ...DEFAULT_JWT, jwksUrl: jwks.jwks_url },
       roles: [],
+      rateLimit: null,
+      metrics: false,
     });
   });
 
@@ -90,6 +94,8 @@ describe('parseAuthConfig: defaults', () => {
         { name: 'admin', permissions: ['a', 'b'] },
         { name: 'user', permissions: [] },
       ],
+      rateLimit: null,
+      metrics: false,
     });
   });
 
@@ -205,7 +211,7 @@ const refused: RefusedCase[] = [
   { name: 'no algorithm', raw: jwt({ algorithms: [] }), path: 'auth.jwt.algorithms', message: 'must list at least one algorithm' },
   { name: 'algorithms as a string', raw: jwt({ algorithms: 'RS256' }), path: 'auth.jwt.algorithms', message: 'must be a list, not a string' },
   // unknown fields, at every level
-  { name: 'unknown top-level field', raw: { auth: {}, rate_limit: 5 }, path: 'rate_limit', message: 'unknown field' },
+  { name: 'unknown top-level field', raw: { auth: {}, rate_limits: 5 }, path: 'rate_limits', message: 'unknown field' },
   { name: 'unknown auth field', raw: { auth: { oauth2: {} } }, path: 'auth.oauth2', message: 'unknown field' },
   { name: 'unknown api_keys field', raw: apiKeys({ envvar: 'K' }), path: 'auth.api_keys.envvar', message: 'unknown field' },
   { name: 'unknown jwt field', raw: jwt({ jwks: 'x' }), path: 'auth.jwt.jwks', message: 'unknown field' },
@@ -377,7 +383,7 @@ describe('parseAuthConfig: the result', () => {
 
   it('serialises to plain JSON without the parsed marker', () => {
     const config = parseAuthConfig({ auth: {} });
-    expect(Object.keys(config)).toEqual(['mode', 'apiKeys', 'jwt', 'roles']);
+    expect(Object.keys(config)).toEqual(['mode', 'apiKeys', 'jwt', 'roles', 'rateLimit', 'metrics']);
     expect(JSON.parse(JSON.stringify(config))).toEqual(config);
   });
 });

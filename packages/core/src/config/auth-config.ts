@@ -1,4 +1,5 @@
 import type { AuthMode, JwtAlgorithm } from './defaults.js';
+import type { RateLimitConfig } from './operations-config.js';
 
 /** `auth.api_keys`, with every default filled in. */
 export interface ApiKeysConfig {
@@ -45,7 +46,7 @@ export interface RoleConfig {
 }
 
 /**
- * A checked config: the YAML's `auth` section and top-level `roles`, converted once to
+ * A checked config: the YAML's `auth` section and top-level `roles`, `rate_limit` and `metrics`, converted once to
  * camelCase, with every default filled in, deeply frozen. Made only by `parseAuthConfig`.
  */
 export interface AuthConfig {
@@ -53,4 +54,8 @@ export interface AuthConfig {
   readonly apiKeys: ApiKeysConfig;
   readonly jwt: JwtConfig;
   readonly roles: readonly RoleConfig[];
+  /** Top-level `rate_limit`; `null` (the default) means no limits. */
+  readonly rateLimit: RateLimitConfig | null;
+  /** Top-level `metrics`: serve `GET /metrics`. Default `false`. */
+  readonly metrics: boolean;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUTH_MODES, DEFAULTS, HMAC_ALGORITHMS, JWT_ALGORITHMS } from './defaults.js';
+import { operationsFields } from './operations-config.js';
 
 // RFC 9110 §5.6.2: a field name is a token.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -96,6 +97,7 @@ export const configSchema = z
       jwt: jwtSchema,
     }),
     roles: z.array(roleSchema).default([]),
+    ...operationsFields,
   })
   .superRefine((config, ctx) => {
     const { jwt } = config.auth;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AuthConfig } from './auth-config.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import { claimsSchema, configSchema, type RawConfigOutput } from './config-schema.js';
+import { toRateLimitConfig } from './operations-config.js';
 
 const PARSED = Symbol.for('authlayer.config');
 
@@ -26,7 +27,7 @@ export function isParsedAuthConfig(value: unknown): value is AuthConfig {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PARSED] === true;
 }
 
-function toAuthConfig({ auth, roles }: RawConfigOutput): AuthConfig {
+function toAuthConfig({ auth, roles, rate_limit: rateLimit, metrics }: RawConfigOutput): AuthConfig {
   const { api_keys: keys, jwt } = auth;
   const claims = jwt.claims ?? claimsSchema.parse({});
   const config: AuthConfig = {
@@ -57,6 +58,8 @@ function toAuthConfig({ auth, roles }: RawConfigOutput): AuthConfig {
       },
     },
     roles: roles.map((role) => ({ name: role.name, permissions: [...new Set(role.permissions)] })),
+    rateLimit: toRateLimitConfig(rateLimit),
+    metrics,
   };
   Object.defineProperty(config, PARSED, { value: true });
   return deepFreeze(config);
