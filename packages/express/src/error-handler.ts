@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'payload_too_large',
   'not_found',
+  'rate_limited',
   'internal',
 ] as const;
 

@@ -7,4 +7,7 @@ export { loadModeHandler, modePackageName } from './load-mode.js';
 export type { ImportModule, LoadedMode } from './load-mode.js';
 export { openApiSecurity } from './openapi-security.js';
 export type { OpenApiSecurity } from './openapi-security.js';
-export { consoleLogger } from './logger.js';
+export { consoleLogger, secretHeaders } from './logger.js';
+export type { AuthDecision, DecisionListener, DecisionOutcome } from './decision.js';
+export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.js';
+export { clientAddress } from './rate-limit/client-address.js';

@@ -1,5 +1,4 @@
 import {
-  isAuthError,
   isParsedAuthConfig,
   parseAuthConfig,
   type AuthConfig,
@@ -12,9 +11,11 @@ import {
   type Logger,
 } from '@authlayer/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { kindOf, sendError, sendRefusal } from './error-handler.js';
+import { authenticateRequest } from './authenticate-request.js';
+import type { DecisionListener } from './decision.js';
 import { loadModeHandler, type ImportModule } from './load-mode.js';
 import { consoleLogger } from './logger.js';
+import { createRateLimits } from './rate-limit/rate-limits.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -36,6 +37,8 @@ export interface AuthMiddlewareOptions {
   readonly now?: () => number;
   /** How the mode package is imported. Default: a dynamic `import()` by package name. */
   readonly importModule?: ImportModule;
+  /** Called once per authentication decision (audit line, metrics); see `AuthDecision`. */
+  readonly onDecision?: DecisionListener;
 }
 
 /** The middleware, which also says what it is: the configured mode and the active handler. */
@@ -48,6 +51,8 @@ export interface AuthMiddleware extends RequestHandler {
   describe(): HandlerDescription;
   /** Whether the active handler can verify now (for `/readyz`). */
   readiness(): HandlerReadiness;
+  /** Releases what the middleware holds open (the `rate_limit` Redis connection); for shutdown. */
+  close(): Promise<void>;
 }
 
 const ALWAYS_READY: HandlerReadiness = Object.freeze({ ready: true });
@@ -73,15 +78,12 @@ export async function createAuthMiddleware(
   const logger = options.logger ?? consoleLogger;
   const deps: HandlerDeps = { env: options.env ?? process.env, logger, now: options.now ?? Date.now };
   const { handler } = await loadModeHandler(parsed, deps, options.importModule);
+  const limits = parsed.rateLimit === null ? null : await createRateLimits(parsed.rateLimit, logger);
+  const flow = { handler, logger, limits, trustProxy: parsed.rateLimit?.trustProxy ?? false, onDecision: options.onDecision };
 
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
-    handler.authenticate(req).then(
-      (context) => {
-        req.auth = context;
-        next();
-      },
-      (error: unknown) => refuse(error, req, res, logger),
-    );
+    // An audit listener that throws is a bug of the app: it becomes a 500, never a crash.
+    authenticateRequest(flow, req, res, next).catch(next);
   };
   return Object.assign(middleware, {
     config: parsed,
@@ -89,23 +91,6 @@ export async function createAuthMiddleware(
     method: handler.method,
     describe: () => handler.describe?.() ?? NOTHING,
     readiness: () => handler.readiness?.() ?? ALWAYS_READY,
+    close: async () => limits?.close(),
   });
-}
-
-function refuse(error: unknown, req: Request, res: Response, logger: Logger): void {
-  // The body was never read: close the connection rather than drain an unauthenticated upload.
-  if (hasBodyToCome(req)) res.setHeader('Connection', 'close');
-  if (isAuthError(error)) return sendRefusal(res, error);
-  // A handler must reject with AuthError only; anything else is a bug, and we fail closed.
-  logger.error(`the ${req.method} ${req.path} handler failed (${kindOf(error)})`);
-  sendError(res, 500, 'internal', 'internal error');
-}
-
-/**
- * Whether part of the request's body has not arrived yet. Asked of Node's parser state
- * (`complete` turns true once the message has ended), never of `req.headers`, which keeps only
- * the first `maxHeadersCount` headers and so can hide a `Content-Length` or `Transfer-Encoding`.
- */
-function hasBodyToCome(req: Request): boolean {
-  return !req.complete;
 }

@@ -16,3 +16,5 @@ export { expectedContext } from './expected-context.js';
 export type { ContextJson } from './expected-context.js';
 export { openRawConnection } from './raw-connection.js';
 export type { RawConnection, RawResponse } from './raw-connection.js';
+export { startRedis } from './redis-server.js';
+export type { RedisServer } from './redis-server.js';

@@ -1,0 +1,66 @@
+import type { Logger, RateLimitConfig } from '@authlayer/core';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { connectRedisStore, type RedisStore } from './redis-store.js';
+
+/** The contract's window: limits are per minute. */
+const WINDOW_SECONDS = 60;
+
+/** The limits of a config's `rate_limit`; each check resolves with the milliseconds to wait, or `null`. */
+export interface RateLimits {
+  /** Before any verification: is this client address over `failed_auth_per_minute`? */
+  failedAuthBlock(address: string): Promise<number | null>;
+  /** After refused credentials: counts one failure for the address. */
+  recordFailure(address: string): Promise<void>;
+  /** After success: counts one request for the identity; over `requests_per_minute` → the wait. */
+  consumeRequest(identity: string): Promise<number | null>;
+  /** Closes the Redis connection, if any. */
+  close(): void;
+}
+
+/**
+ * Builds the limiters of `rate_limit` with rate-limiter-flexible: in memory, or on Redis with an
+ * in-memory insurance limiter that takes over while Redis is down and hands back when it returns.
+ * A limiter that errs anyway lets the request through: requests never fail because of the store.
+ */
+export async function createRateLimits(config: RateLimitConfig, logger: Logger): Promise<RateLimits> {
+  const redis = config.store === 'memory' ? null : await connectRedisStore(config.store, logger);
+  const requests = limiter(config.requestsPerMinute, 'authlayer:requests', redis);
+  const failures = limiter(config.failedAuthPerMinute, 'authlayer:failed_auth', redis);
+  const storeFailed = () => logger.warn('rate_limit: the limit store failed; the request was let through');
+  return {
+    failedAuthBlock: async (address) => {
+      if (failures === null) return null;
+      const state = await failures.get(address).catch(() => void storeFailed());
+      // A window that has ended (its clean-up timer may not have run yet) blocks nothing.
+      if (state === null || state === undefined || state.msBeforeNext <= 0) return null;
+      return state.consumedPoints >= failures.points ? state.msBeforeNext : null;
+    },
+    recordFailure: async (address) => {
+      await failures?.penalty(address).catch(storeFailed);
+    },
+    consumeRequest: async (identity) => {
+      if (requests === null) return null;
+      return requests.consume(identity).then(
+        () => null,
+        (rejection: unknown) => {
+          if (rejection instanceof RateLimiterRes) return Math.max(rejection.msBeforeNext, 0);
+          storeFailed();
+          return null;
+        },
+      );
+    },
+    close: () => redis?.close(),
+  };
+}
+
+function limiter(points: number | null, keyPrefix: string, redis: RedisStore | null): RateLimiterAbstract | null {
+  if (points === null) return null;
+  const options = { points, duration: WINDOW_SECONDS, keyPrefix };
+  if (redis === null) return new RateLimiterMemory(options);
+  return new RateLimiterRedis({
+    ...options,
+    storeClient: redis.client,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new RateLimiterMemory(options),
+  });
+}

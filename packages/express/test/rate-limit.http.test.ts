@@ -1,0 +1,124 @@
+import { afterAll, afterEach, describe, expect, it, jest } from '@jest/globals';
+import { createCaptureLogger } from '@authlayer/testkit';
+import express from 'express';
+import { once } from 'node:events';
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { createAuthMiddleware, errorHandler, type AuthDecision } from '../src/index.js';
+import type { CreateHandler } from '@authlayer/core';
+
+const KEY = 'k3y-for-the-rate-limit-tests';
+const env = { SERVICE_API_KEY: KEY };
+
+/** The real api-key mode, counting how often it verifies. */
+function countingApiKeyMode() {
+  const counter = { verifications: 0 };
+  const importModule = async (name: string) => {
+    const real = (await import(name)) as { createHandler: CreateHandler };
+    const createHandler: CreateHandler = async (config, deps) => {
+      const handler = await real.createHandler(config, deps);
+      return { method: handler.method, authenticate: (r) => (counter.verifications++, handler.authenticate(r)) };
+    };
+    return { createHandler };
+  };
+  return { counter, importModule };
+}
+
+async function limitedApp(rateLimit: object) {
+  const decisions: AuthDecision[] = [];
+  const { counter, importModule } = countingApiKeyMode();
+  const auth = await createAuthMiddleware(
+    { auth: { mode: 'api_key' }, rate_limit: rateLimit },
+    { env, logger: createCaptureLogger(), importModule, onDecision: (d) => decisions.push(d) },
+  );
+  const app = express();
+  app.post('/invoke', auth, (_req, res) => res.json({ ok: true }));
+  app.use(errorHandler());
+  return { app, auth, decisions, counter };
+}
+
+const servers: Server[] = [];
+afterAll(() => servers.forEach((s) => s.close()));
+afterEach(() => jest.restoreAllMocks());
+
+/** A raw request from a chosen loopback address (the whole of 127/8 is local on Linux). */
+async function fromAddress(app: express.Express, localAddress: string, key: string): Promise<number> {
+  const server = app.listen(0, '127.0.0.1');
+  servers.push(server);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const req = httpRequest({ host: '127.0.0.1', port, localAddress, method: 'POST', path: '/invoke', headers: { 'X-API-Key': key } });
+  req.end();
+  const [res] = (await once(req, 'response')) as [{ statusCode: number; resume(): void }];
+  res.resume();
+  return res.statusCode;
+}
+
+describe('rate_limit.failed_auth_per_minute (per client address, before any verification)', () => {
+  it('answers 429 with Retry-After past the limit, even to a correct key, without verifying it', async () => {
+    const { app, counter, decisions } = await limitedApp({ failed_auth_per_minute: 3 });
+    for (let i = 0; i < 3; i++) await request(app).post('/invoke').set('X-API-Key', `wrong-${i}`).expect(401);
+    const refused = await request(app).post('/invoke').set('X-API-Key', KEY).expect(429);
+    expect(refused.body).toEqual({ error: 'rate_limited', message: expect.any(String) });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(59);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(counter.verifications).toBe(3);
+    expect(decisions.map((d) => [d.outcome, d.reason])).toEqual([
+      ...Array(3).fill(['refused', 'credentials_invalid']),
+      ['rate_limited', 'too_many_failures'],
+    ]);
+  });
+
+  it('lets the correct key through again once the window has ended', async () => {
+    const { app } = await limitedApp({ failed_auth_per_minute: 2 });
+    const start = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(start);
+    for (let i = 0; i < 2; i++) await request(app).post('/invoke').set('X-API-Key', 'wrong').expect(401);
+    clock.mockReturnValue(start + 59_999);
+    await request(app).post('/invoke').set('X-API-Key', KEY).expect(429);
+    clock.mockReturnValue(start + 60_001);
+    await request(app).post('/invoke').set('X-API-Key', KEY).expect(200);
+  });
+
+  it('does not count requests without credentials', async () => {
+    const { app } = await limitedApp({ failed_auth_per_minute: 1 });
+    for (let i = 0; i < 3; i++) await request(app).post('/invoke').expect(401);
+    await request(app).post('/invoke').set('X-API-Key', KEY).expect(200);
+  });
+
+  it('trust_proxy true: the address is the first X-Forwarded-For entry, so another client is unaffected', async () => {
+    const { app } = await limitedApp({ failed_auth_per_minute: 1, trust_proxy: true });
+    await request(app).post('/invoke').set('X-Forwarded-For', '203.0.113.7, 10.0.0.1').set('X-API-Key', 'wrong').expect(401);
+    await request(app).post('/invoke').set('X-Forwarded-For', '203.0.113.7').set('X-API-Key', KEY).expect(429);
+    await request(app).post('/invoke').set('X-Forwarded-For', '198.51.100.9').set('X-API-Key', KEY).expect(200);
+  });
+
+  it('trust_proxy false: X-Forwarded-For is ignored; the socket address counts', async () => {
+    const { app } = await limitedApp({ failed_auth_per_minute: 1 });
+    await request(app).post('/invoke').set('X-Forwarded-For', '203.0.113.7').set('X-API-Key', 'wrong').expect(401);
+    await request(app).post('/invoke').set('X-Forwarded-For', '198.51.100.9').set('X-API-Key', KEY).expect(429);
+    expect(await fromAddress(app, '127.0.0.1', KEY)).toBe(429);
+    expect(await fromAddress(app, '127.0.0.2', KEY)).toBe(200);
+  });
+});
+
+describe('rate_limit.requests_per_minute (per identity, on protected routes)', () => {
+  it('lets exactly N requests of one identity through, then 429 with Retry-After', async () => {
+    const { app, decisions } = await limitedApp({ requests_per_minute: 2 });
+    await request(app).post('/invoke').set('X-API-Key', KEY).expect(200);
+    await request(app).post('/invoke').set('Authorization', `Bearer ${KEY}`).expect(200);
+    const over = await request(app).post('/invoke').set('X-API-Key', KEY).send({ big: 'body' }).expect(429);
+    expect(over.body.error).toBe('rate_limited');
+    expect(over.headers['retry-after']).toMatch(/^(59|60)$/);
+    expect(over.headers.connection).toBe('close');
+    expect(decisions.at(-1)).toMatchObject({ outcome: 'rate_limited', reason: 'too_many_requests', userId: 'SERVICE_API_KEY' });
+  });
+
+  it('is off when the section is absent, and close() is harmless', async () => {
+    const auth = await createAuthMiddleware({ auth: { mode: 'api_key' } }, { env, logger: createCaptureLogger() });
+    const app = express().post('/invoke', auth, (_req, res) => res.json({}));
+    for (let i = 0; i < 5; i++) await request(app).post('/invoke').set('X-API-Key', KEY).expect(200);
+    await auth.close();
+  });
+});

@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+
+/** A real `redis-server` on 127.0.0.1, with no persistence, that a test can kill and start again. */
+export interface RedisServer {
+  /** `redis://127.0.0.1:<port>/0` */
+  readonly url: string;
+  readonly port: number;
+  /** Kills it at once (SIGKILL, as a crash would) and resolves when it has exited. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port, empty; resolves when it accepts connections. */
+  restart(): Promise<void>;
+  /** Stops it (SIGTERM) if it runs; for `afterAll`. */
+  stop(): Promise<void>;
+}
+
+/** A port that was free a moment ago: redis-server cannot listen on port 0 (that turns TCP off). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function launch(port: number): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const reader = createInterface({ input: child.stdout! });
+  await new Promise<void>((resolve, reject) => {
+    reader.on('line', (line) => {
+      lines.push(line);
+      if (line.includes('Ready to accept connections')) resolve();
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${String(code)}): ${lines.join(' | ')}`)));
+  });
+  return child;
+}
+
+async function end(child: ChildProcess | null, signal: NodeJS.Signals): Promise<void> {
+  if (child === null || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  await exited;
+}
+
+/**
+ * Starts Debian's `redis-server` on a free loopback port with `--save '' --appendonly no`, and
+ * resolves once it says it accepts connections. `.ci/install-redis` installs it when missing.
+ *
+ * @example
+ * const redis = await startRedis();
+ * afterAll(() => redis.stop());
+ */
+export async function startRedis(): Promise<RedisServer> {
+  const port = await freePort();
+  let child: ChildProcess | null = await launch(port);
+  return {
+    url: `redis://127.0.0.1:${port}/0`,
+    port,
+    kill: async () => {
+      await end(child, 'SIGKILL');
+      child = null;
+    },
+    restart: async () => {
+      await end(child, 'SIGKILL');
+      child = await launch(port);
+    },
+    stop: async () => {
+      await end(child, 'SIGTERM');
+      child = null;
+    },
+  };
+}

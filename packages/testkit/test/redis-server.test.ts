@@ -1,0 +1,34 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { startRedis, type RedisServer } from '../src/index.js';
+
+/** One PING over a raw socket: the answer, or the connection's error code. */
+async function ping(port: number): Promise<string> {
+  const socket = connect(port, '127.0.0.1');
+  try {
+    await Promise.race([once(socket, 'connect'), once(socket, 'error').then(([e]) => Promise.reject(e as Error))]);
+    socket.write('PING\r\n');
+    const [data] = (await once(socket, 'data')) as [Buffer];
+    return data.toString().trim();
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'error';
+  } finally {
+    socket.destroy();
+  }
+}
+
+describe('startRedis', () => {
+  let redis: RedisServer;
+  afterAll(() => redis.stop());
+
+  it('runs a real redis-server on a loopback port, which can be killed and started again', async () => {
+    redis = await startRedis();
+    expect(redis.url).toBe(`redis://127.0.0.1:${redis.port}/0`);
+    expect(await ping(redis.port)).toBe('+PONG');
+    await redis.kill();
+    expect(await ping(redis.port)).toBe('ECONNREFUSED');
+    await redis.restart();
+    expect(await ping(redis.port)).toBe('+PONG');
+  });
+});
