@@ -1,0 +1,117 @@
+import { describe, expect, it } from '@jest/globals';
+import { createCaptureLogger } from '@authlayer/testkit';
+import type { CreateHandler } from '@authlayer/core';
+import express from 'express';
+import type { IncomingMessage } from 'node:http';
+import request from 'supertest';
+import {
+  clientAddress,
+  createAuthMiddleware,
+  errorHandler,
+  requestId,
+  secretHeaders,
+  type AuthDecision,
+  type AuthMiddlewareOptions,
+} from '../src/index.js';
+
+const KEY = 'k3y-for-the-decision-tests';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+async function app(options: AuthMiddlewareOptions = {}) {
+  const decisions: AuthDecision[] = [];
+  const logger = createCaptureLogger();
+  const auth = await createAuthMiddleware(
+    { auth: { mode: 'api_key' } },
+    { env: { SERVICE_API_KEY: KEY }, logger, onDecision: (d) => decisions.push(d), ...options },
+  );
+  const server = express();
+  server.use(requestId());
+  server.post('/invoke', auth, (_req, res) => res.json({ ok: true }));
+  server.use(errorHandler({ logger }));
+  return { server, decisions, logger };
+}
+
+describe('one decision per request (onDecision)', () => {
+  it('reports an allowed request once, with the audit fields', async () => {
+    const { server, decisions } = await app();
+    await request(server).post('/invoke').set('X-API-Key', KEY).set('X-Request-Id', 'req-1').expect(200);
+    expect(decisions).toEqual([
+      { outcome: 'allowed', method: 'api_key', reason: null, userId: 'SERVICE_API_KEY', requestId: 'req-1', durationMs: expect.any(Number) },
+    ]);
+    expect(decisions[0]!.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('reports a refusal with its reason and no identity', async () => {
+    const { server, decisions } = await app();
+    await request(server).post('/invoke').set('X-API-Key', 'nope').expect(401);
+    await request(server).post('/invoke').expect(401);
+    expect(decisions.map(({ outcome, reason, userId }) => ({ outcome, reason, userId }))).toEqual([
+      { outcome: 'refused', reason: 'credentials_invalid', userId: null },
+      { outcome: 'refused', reason: 'credentials_missing', userId: null },
+    ]);
+  });
+
+  it('reports a handler that breaks its contract as an error, and answers 500', async () => {
+    const createHandler: CreateHandler = async () => ({
+      method: 'api_key',
+      authenticate: () => Promise.reject(new TypeError('bug')),
+    });
+    const { server, decisions, logger } = await app({ importModule: async () => ({ createHandler }) });
+    await request(server).post('/invoke').expect(500);
+    expect(decisions.map((d) => [d.outcome, d.reason])).toEqual([['error', 'handler_failed']]);
+    expect(logger.text).toEqual(['error: the POST /invoke handler failed (TypeError)']);
+  });
+
+  it('turns a listener that throws into a 500, never a crash', async () => {
+    const { server } = await app({
+      onDecision: () => {
+        throw new Error('listener bug');
+      },
+    });
+    const res = await request(server).post('/invoke').set('X-API-Key', KEY).expect(500);
+    expect(res.body).toEqual({ error: 'internal', message: 'internal error' });
+  });
+});
+
+describe('requestId()', () => {
+  it('echoes a plain X-Request-Id', async () => {
+    const { server } = await app();
+    const res = await request(server).post('/invoke').set('X-Request-Id', 'abc.DEF_1:2-3');
+    expect(res.headers['x-request-id']).toBe('abc.DEF_1:2-3');
+  });
+
+  it.each([['missing', undefined], ['too long', 'a'.repeat(129)], ['with spaces', 'a b'], ['with quotes', 'x"y']])(
+    'makes a new id when the given one is %s',
+    async (_name, given) => {
+      const { server, decisions } = await app();
+      const req = request(server).post('/invoke');
+      if (given !== undefined) void req.set('X-Request-Id', given);
+      const res = await req;
+      expect(res.headers['x-request-id']).toMatch(UUID);
+      expect(decisions[0]!.requestId).toBe(res.headers['x-request-id']);
+    },
+  );
+});
+
+describe('helpers for operators', () => {
+  it('secretHeaders lists Authorization, Cookie and the configured API key header', async () => {
+    const { parseAuthConfig } = await import('@authlayer/core');
+    expect(secretHeaders(parseAuthConfig({ auth: { api_keys: { header: 'X-Partner-Key' } } }))).toEqual([
+      'authorization',
+      'proxy-authorization',
+      'cookie',
+      'x-partner-key',
+    ]);
+  });
+
+  it.each([
+    ['::ffff:10.1.2.3', false, {}, '10.1.2.3'],
+    ['::1', false, { 'x-forwarded-for': '203.0.113.1' }, '::1'],
+    ['::1', true, { 'x-forwarded-for': ['203.0.113.1, 10.0.0.1'] }, '203.0.113.1'],
+    ['::1', true, { 'x-forwarded-for': ' ' }, '::1'],
+    [undefined, false, {}, 'unknown'],
+  ])('clientAddress(%s, trust_proxy %s, %j) is %s', (remoteAddress, trustProxy, headers, expected) => {
+    const req = { socket: { remoteAddress }, headers } as unknown as IncomingMessage;
+    expect(clientAddress(req, trustProxy)).toBe(expected);
+  });
+});
