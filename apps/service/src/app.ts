@@ -1,9 +1,38 @@
-import { createAuthMiddleware, errorHandler, notFound, type AuthMiddlewareOptions } from '@authlayer/express';
+import {
+  createAuthMiddleware,
+  errorHandler,
+  notFound,
+  requestId,
+  requestIdOf,
+  secretHeaders,
+  type AuthDecision,
+  type AuthMiddlewareOptions,
+} from '@authlayer/express';
 import type { AuthConfig } from '@authlayer/core';
 import express, { type Express } from 'express';
+import { randomUUID } from 'node:crypto';
+import type { Logger as Pino } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { headersToLog, toLogger } from './logging.js';
+import { createServiceMetrics } from './metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { docsRouter } from './routes/docs.js';
 import { invokeRouter } from './routes/invoke.js';
+
+/** Options of {@link createApp}: the middleware's, and the service's operations. */
+export interface ServiceOptions extends AuthMiddlewareOptions {
+  /**
+   * The service's pino logger (see `createServiceLog`): one line per request (secret headers
+   * redacted) and one `auth` line per decision. It is also the middleware's logger unless
+   * `logger` is given. Default: no request or audit lines.
+   */
+  readonly log?: Pino;
+  /** Serve `GET /metrics`. Default: the config's `metrics` field. */
+  readonly metrics?: boolean;
+}
+
+/** The service; `shutdown()` releases what it holds open (the rate limit's Redis connection). */
+export type ServiceApp = Express & { shutdown(): Promise<void> };
 
 /**
  * Builds the reference service for a config, exactly as a user's own app would: through
@@ -11,20 +40,45 @@ import { invokeRouter } from './routes/invoke.js';
  *
  * @throws ConfigError on a bad config or missing key material
  */
-export async function createApp(config: AuthConfig | object, options: AuthMiddlewareOptions = {}): Promise<Express> {
-  const auth = await createAuthMiddleware(config, options);
+export async function createApp(config: AuthConfig | object, options: ServiceOptions = {}): Promise<ServiceApp> {
+  const { log, metrics: metricsOption, ...middlewareOptions } = options;
+  const metrics = createServiceMetrics();
+  const logger = options.logger ?? (log === undefined ? undefined : toLogger(log));
+  const auth = await createAuthMiddleware(config, {
+    ...middlewareOptions,
+    ...(logger === undefined ? {} : { logger }),
+    // The decision is made once, in the middleware; here it becomes one audit line and the metrics.
+    onDecision: (decision: AuthDecision) => {
+      log?.[decision.outcome === 'error' ? 'error' : 'info'](decision, 'auth');
+      metrics.observe(decision);
+    },
+  });
   const document = buildOpenApiDocument(auth);
   const app = express();
   app.disable('x-powered-by');
+  app.use(requestId());
+  if (log !== undefined) app.use(requestLog(log, secretHeaders(auth.config)));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', auth: { mode: auth.mode, handler: auth.method } });
   });
+  if (metricsOption ?? auth.config.metrics) app.get('/metrics', metrics.handler);
   app.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
   app.use(invokeRouter(auth));
   app.use(docsRouter());
   app.use(notFound());
-  app.use(errorHandler(options.logger === undefined ? {} : { logger: options.logger }));
-  return app;
+  app.use(errorHandler(logger === undefined ? {} : { logger }));
+  return Object.assign(app, { shutdown: () => auth.close() });
+}
+
+/** One line per request (pino-http), under the request's id, with only {@link headersToLog}. */
+function requestLog(log: Pino, secret: readonly string[]) {
+  return pinoHttp({
+    logger: log,
+    genReqId: (_req, res) => requestIdOf(res) ?? randomUUID(),
+    serializers: {
+      req: (req: { headers: Record<string, unknown> }) => ({ ...req, headers: headersToLog(req.headers, secret) }),
+    },
+  });
 }

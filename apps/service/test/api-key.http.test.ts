@@ -4,7 +4,8 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
-import { createCaptureLogger as captureLogger } from '@authlayer/testkit';
+import { captureLogLines, createCaptureLogger as captureLogger } from '@authlayer/testkit';
+import { capturedServiceLog, expectCleanLog } from './service-log.js';
 
 const KEY = 'Zq7-api-key-for-hostile-tests-0001';
 const SAME_LENGTH = 'x'.repeat(KEY.length);
@@ -16,9 +17,12 @@ const CHALLENGE_INVALID =
 
 const logger = captureLogger();
 const env = { SERVICE_API_KEY: KEY, PROD_API_KEY: UNICODE_KEY, CUSTOM_KEY: KEY };
+// Every line of the service's own pino logger, across every app of this file.
+const logLines = captureLogLines();
 
 async function appFor(apiKeys: object) {
-  return createApp({ auth: { mode: 'api_key', api_keys: apiKeys } }, { env, logger });
+  const config = { auth: { mode: 'api_key', api_keys: apiKeys } };
+  return createApp(config, { env, logger, log: capturedServiceLog(config, logLines).log });
 }
 
 type Headers = Record<string, string>;
@@ -84,6 +88,13 @@ describe('API key mode over HTTP: hostile and edge cases', () => {
 
   it('never logged a line, and so no key', () => {
     expect(logger.text).toEqual([]);
+  });
+});
+
+describe('API key mode: the service log after every hostile key above', () => {
+  it('is JSON lines, one audit line per decision, secret headers redacted, no key anywhere', () => {
+    const basic = Buffer.from(`u:${KEY}`).toString('base64');
+    expectCleanLog(logLines, [KEY, SAME_LENGTH, LAST_CHAR, KEY.slice(0, -1), KEY.toUpperCase(), UNICODE_KEY, basic, 'k'.repeat(64)]);
   });
 });
 

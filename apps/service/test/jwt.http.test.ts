@@ -15,6 +15,7 @@ import type { Express } from 'express';
 import { exportJWK, generateKeyPair } from 'jose';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
+import { capturedServiceLog, expectCleanLog } from './service-log.js';
 
 // The reference service in JWT mode, trusting a real OpenID provider (oidc-provider on loopback).
 const logger = createCaptureLogger();
@@ -24,6 +25,7 @@ let attacker: RecordingServer;
 let app: Express;
 let good: string;
 const seenTokens: string[] = [];
+let logLines: ReturnType<typeof capturedServiceLog>['capture'];
 
 const invalid = (description: string) =>
   `Bearer realm="authlayer", error="invalid_token", error_description="${description}"`;
@@ -49,7 +51,9 @@ beforeAll(async () => {
     },
     roles: [{ name: 'reporter', permissions: ['reports:read', 'invoke'] }],
   };
-  app = await createApp(config, { env: {}, logger });
+  const service = capturedServiceLog(config);
+  logLines = service.capture;
+  app = await createApp(config, { env: {}, logger, log: service.log });
   good = await provider.obtainToken();
   seenTokens.push(good);
 });
@@ -142,5 +146,7 @@ describe('hostile tokens over HTTP (RFC 8725): each 401, and the service stays h
     expect(attacker.requests).toEqual([]);
     const logged = logger.text.join('\n');
     for (const token of seenTokens) expect(logged).not.toContain(token.slice(0, 40));
+    // The service's own log: JSON, one audit line per decision, no token, not even its start.
+    expectCleanLog(logLines, [...new Set(seenTokens.map((token) => token.slice(0, 40)))]);
   });
 });

@@ -105,7 +105,11 @@ describe('the running CLI', () => {
     expect(JSON.parse(body)).toEqual({ error: 'invalid_request', message: 'the request headers are too large' });
   });
 
-  it('logged only that it listens: no key, no stack', () => {
-    expect(service.lines).toEqual([expect.stringMatching(/^\[authlayer\] listening on http:\/\/127\.0\.0\.1:\d+ \(auth\.mode api_key\)$/)]);
+  it('logs JSON lines only: first that it listens, then requests and decisions; no key, no stack', () => {
+    const records = service.lines.map((line) => JSON.parse(line) as { level: string; msg: string });
+    expect(records[0]).toMatchObject({ level: 'info', msg: expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+ \(auth\.mode api_key\)$/) });
+    expect(records.filter((r) => r.msg === 'auth').length).toBeGreaterThanOrEqual(2);
+    expect(service.lines.join('\n')).not.toContain(KEY);
+    expect(service.lines.join('\n')).not.toMatch(/^\s*at /m);
   });
 });

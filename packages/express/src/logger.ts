@@ -1,4 +1,4 @@
-import type { AuthConfig, Logger } from '@authlayer/core';
+import { DEFAULTS, type AuthConfig, type Logger } from '@authlayer/core';
 
 /** The logger used when none is given: one line per message on stderr, prefixed `[authlayer]`. */
 export const consoleLogger: Logger = Object.freeze({
@@ -9,9 +9,11 @@ export const consoleLogger: Logger = Object.freeze({
 
 /**
  * The request headers that no log line may hold, in lower case: `authorization`,
- * `proxy-authorization`, `cookie` and the configured API key header. For a logger's redaction
- * list wherever a request is logged.
+ * `proxy-authorization`, `cookie`, the configured API key header, and the default one
+ * (`x-api-key`, which clients send out of habit even when another is configured). For a
+ * logger's redaction list wherever a request is logged.
  */
 export function secretHeaders(config: AuthConfig): string[] {
-  return [...new Set(['authorization', 'proxy-authorization', 'cookie', config.apiKeys.header.toLowerCase()])];
+  const headers = ['authorization', 'proxy-authorization', 'cookie', DEFAULTS.apiKeys.header, config.apiKeys.header];
+  return [...new Set(headers.map((name) => name.toLowerCase()))];
 }

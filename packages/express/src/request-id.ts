@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
+import type { ServerResponse } from 'node:http';
 
 /** The header that carries a request's id, in both directions. */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -23,7 +24,7 @@ export function requestId(): RequestHandler {
 }
 
 /** The id that {@link requestId} gave this request's answer, or `null` when it is not mounted. */
-export function requestIdOf(res: Response): string | null {
+export function requestIdOf(res: Pick<ServerResponse, 'getHeader'>): string | null {
   const id = res.getHeader(REQUEST_ID_HEADER);
   return typeof id === 'string' ? id : null;
 }

@@ -100,6 +100,7 @@ describe('helpers for operators', () => {
       'authorization',
       'proxy-authorization',
       'cookie',
+      'x-api-key',
       'x-partner-key',
     ]);
   });

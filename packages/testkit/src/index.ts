@@ -18,3 +18,5 @@ export { openRawConnection } from './raw-connection.js';
 export type { RawConnection, RawResponse } from './raw-connection.js';
 export { startRedis } from './redis-server.js';
 export type { RedisServer } from './redis-server.js';
+export { captureLogLines } from './capture-log-lines.js';
+export type { LogLineCapture } from './capture-log-lines.js';

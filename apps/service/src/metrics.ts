@@ -1,0 +1,64 @@
+import type { AuthDecision } from '@authlayer/express';
+import type { RequestHandler } from 'express';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** The service's Prometheus metrics (contract, "Operations"), in a registry of their own. */
+export interface ServiceMetrics {
+  readonly registry: Registry;
+  /** Counts one authentication decision and its duration. */
+  observe(decision: AuthDecision): void;
+  /** Counts one fetch of a remote key set (`ok` or `error`). */
+  keyFetch(result: string): void;
+  /** Counts one lookup in the cache of verified tokens (`hit` or `miss`). */
+  tokenCache(result: string): void;
+  /** `GET /metrics`: the Prometheus text format. */
+  readonly handler: RequestHandler;
+}
+
+/**
+ * Makes the metrics: `authlayer_auth_decisions_total{method,outcome,reason}`,
+ * `authlayer_auth_duration_seconds{method,outcome}` (histogram),
+ * `authlayer_key_fetches_total{result}`, `authlayer_token_cache_total{result}`, and Node's
+ * default process metrics (`process_resident_memory_bytes`, ...).
+ */
+export function createServiceMetrics(): ServiceMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const decisions = new Counter({
+    name: 'authlayer_auth_decisions_total',
+    help: 'Authentication decisions, by method, outcome and reason (empty when allowed)',
+    labelNames: ['method', 'outcome', 'reason'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'authlayer_auth_duration_seconds',
+    help: 'Time from the start of authentication to its decision',
+    labelNames: ['method', 'outcome'] as const,
+    buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    registers: [registry],
+  });
+  const keyFetches = new Counter({
+    name: 'authlayer_key_fetches_total',
+    help: 'Fetches of a remote key set (JWKS), by result',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  const tokenCache = new Counter({
+    name: 'authlayer_token_cache_total',
+    help: 'Lookups in the cache of verified tokens, by result',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  return {
+    registry,
+    observe: ({ method, outcome, reason, durationMs }) => {
+      decisions.inc({ method, outcome, reason: reason ?? '' });
+      duration.observe({ method, outcome }, durationMs / 1000);
+    },
+    keyFetch: (result) => keyFetches.inc({ result }),
+    tokenCache: (result) => tokenCache.inc({ result }),
+    handler: (_req, res, next) => {
+      registry.metrics().then((text) => res.type(registry.contentType).send(text), next);
+    },
+  };
+}
