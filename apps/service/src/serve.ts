@@ -37,7 +37,6 @@ export function stopOnSignals(server: Server, logger: Logger, release: () => Pro
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    logger.info(`${signal}: shutting down; no new connections, ${inFlight.size} request(s) in flight`);
     const timer = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     server.close(() => {
       clearTimeout(timer);
@@ -47,6 +46,8 @@ export function stopOnSignals(server: Server, logger: Logger, release: () => Pro
       });
     });
     server.closeIdleConnections();
+    // Said once the listening socket is closed, so a client that reads it finds new connections refused.
+    logger.info(`${signal}: shutting down; no new connections, ${inFlight.size} request(s) in flight`);
     for (const res of inFlight) {
       // No keep-alive after the answer, so the connection ends with the request.
       if (!res.headersSent) res.setHeader('Connection', 'close');

@@ -33,25 +33,40 @@ export async function runToExit(args: string[], env: Record<string, string> = {}
   return { code, stdout, stderr };
 }
 
-/** Starts the CLI on port 0 and resolves once it listens, with its base URL. */
+/** Starts the CLI on port 0 and resolves once it says it listens, with its base URL. */
 export async function startService(args: string[], env: Record<string, string> = {}) {
   const child: ChildProcess = spawn(process.execPath, [MAIN, ...args], {
     env: baseEnv({ PORT: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  const waiting = new Set<(line: string) => void>();
   const reader = createInterface({ input: child.stderr! });
-  reader.on('line', (line) => lines.push(line));
-  const first = await Promise.race([
-    once(reader, 'line').then(([line]) => line as string),
-    once(child, 'exit').then(([code]) => Promise.reject(new Error(`the service exited (${String(code)}): ${lines.join(' ')}`))),
-  ]);
-  const match = /listening on (http:\/\/[^ ]+)/.exec(first);
+  reader.on('line', (line) => {
+    lines.push(line);
+    for (const notify of waiting) notify(line);
+  });
+  /** Resolves with the first stderr line (already seen, or still to come) that matches. */
+  const waitForLine = (match: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const seen = lines.find((line) => match.test(line));
+      if (seen !== undefined) return resolve(seen);
+      const notify = (line: string) => {
+        if (!match.test(line)) return;
+        waiting.delete(notify);
+        resolve(line);
+      };
+      waiting.add(notify);
+      child.once('exit', (code) => reject(new Error(`the service exited (${String(code)}) before ${String(match)}: ${lines.join(' ')}`)));
+    });
+  const first = await waitForLine(/listening on http:\/\/|^authlayer: /);
+  const match = /listening on (http:\/\/[^ "]+)/.exec(first);
   if (match === null) throw new Error(`the service did not start: ${first}`);
-  const stop = async () => {
-    child.kill('SIGTERM');
-    const [code] = (await once(child, 'close')) as [number | null];
+  const exited = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>;
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    child.kill(signal);
+    const [code] = await exited;
     return code;
   };
-  return { url: match[1]!, lines, stop };
+  return { url: match[1]!, lines, stop, waitForLine, exited, child };
 }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseAuthConfig } from '@authlayer/core';
+import { captureLogLines } from '@authlayer/testkit';
+import { createServiceLog, headersToLog, toLogger } from '../src/logging.js';
+
+const config = parseAuthConfig({ auth: { mode: 'api_key', api_keys: { header: 'X-Partner-Key' } } });
+
+describe('createServiceLog', () => {
+  it('writes JSON lines with level (as a name), time and msg; LOG_LEVEL drops what is below it', () => {
+    const capture = captureLogLines();
+    const logger = toLogger(createServiceLog(config, { level: 'warn', format: 'json' }, capture.destination));
+    logger.info('not shown');
+    logger.warn('careful');
+    logger.error('broken');
+    expect(capture.records()).toEqual([
+      expect.objectContaining({ level: 'warn', time: expect.any(Number), msg: 'careful' }),
+      expect.objectContaining({ level: 'error', time: expect.any(Number), msg: 'broken' }),
+    ]);
+  });
+
+  it('redacts the secret headers wherever a request is logged, even through another serializer', () => {
+    const capture = captureLogLines();
+    const log = createServiceLog(config, { level: 'info', format: 'json' }, capture.destination);
+    const headers = { authorization: 'Bearer s3cret', cookie: 'sid=s3cret', 'x-partner-key': 's3cret', 'x-api-key': 's3cret', host: 'h' };
+    log.info({ req: { headers } }, 'request');
+    expect(capture.records()[0]).toMatchObject({
+      req: { headers: { authorization: '[redacted]', cookie: '[redacted]', 'x-partner-key': '[redacted]', 'x-api-key': '[redacted]', host: 'h' } },
+    });
+    expect(capture.lines.join('')).not.toContain('s3cret');
+  });
+});
+
+describe('headersToLog', () => {
+  it('shows plain headers, redacts secret ones and leaves every other out', () => {
+    const shown = headersToLog(
+      { host: 'h', 'user-agent': 'curl', authorization: 'Bearer t', 'x-api-token': 'key-in-the-wrong-header' },
+      ['authorization'],
+    );
+    expect(shown).toEqual({ host: 'h', 'user-agent': 'curl', authorization: '[redacted]' });
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from '@jest/globals';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { runToExit, startService, writeConfig } from './cli.js';
+
+const KEY = 'operations-test-key-0b7c2e';
+const CONFIG = writeConfig('auth:\n  mode: api_key\n');
+
+/** Whether a new TCP connection to the service is accepted. */
+async function accepts(url: string): Promise<boolean> {
+  const socket = connect(Number(new URL(url).port), '127.0.0.1');
+  const accepted = await new Promise<boolean>((resolve) => {
+    socket.once('connect', () => resolve(true));
+    socket.once('error', () => resolve(false));
+  });
+  socket.destroy();
+  return accepted;
+}
+
+/** Starts a POST /invoke whose body is not finished: a request in flight until `finish` is called. */
+async function slowInvoke(url: string) {
+  const body = '{"query":"slow"}';
+  const req: ClientRequest = httpRequest(`${url}/invoke`, {
+    method: 'POST',
+    headers: { 'X-API-Key': KEY, 'Content-Type': 'application/json', 'Content-Length': String(body.length) },
+  });
+  req.write(body.slice(0, 5));
+  await once(req, 'socket');
+  const answered = once(req, 'response').then(async ([res]) => {
+    const response = res as IncomingMessage;
+    let text = '';
+    response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    await once(response, 'end');
+    return { status: response.statusCode, body: text };
+  });
+  return { finish: () => req.end(body.slice(5)), answered };
+}
+
+describe('graceful shutdown', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s: the request in flight completes, new connections are refused, exit 0', async (signal) => {
+    const service = await startService(['--config', CONFIG], { SERVICE_API_KEY: KEY });
+    const slow = await slowInvoke(service.url);
+    // The server has the request (its headers passed authentication) before the signal.
+    await service.waitForLine(/"msg":"auth"/);
+    service.child.kill(signal);
+    await service.waitForLine(/shutting down; no new connections, 1 request\(s\) in flight/);
+    expect(await accepts(service.url)).toBe(false);
+    slow.finish();
+    expect(await slow.answered).toEqual({ status: 200, body: expect.stringContaining('"query":"slow"') });
+    const [code] = await service.exited;
+    expect(code).toBe(0);
+    expect(service.lines.at(-1)).toContain('"msg":"stopped"');
+  });
+
+  it('stops at once when nothing is in flight', async () => {
+    const service = await startService(['--config', CONFIG], { SERVICE_API_KEY: KEY });
+    expect(await service.stop('SIGTERM')).toBe(0);
+  });
+});
+
+describe('WORKERS', () => {
+  it('WORKERS=2: two worker processes answer on one port; SIGTERM stops them all with exit 0', async () => {
+    const service = await startService(['--config', CONFIG], { SERVICE_API_KEY: KEY, WORKERS: '2' });
+    const pids = new Set<number>();
+    for (let i = 0; i < 20 && pids.size < 2; i++) {
+      const res = await fetch(`${service.url}/invoke`, {
+        method: 'POST',
+        headers: { 'X-API-Key': KEY, 'Content-Type': 'application/json', Connection: 'close' },
+        body: '{"query":"w"}',
+      });
+      expect(res.status).toBe(200);
+      await res.text();
+    }
+    for (const line of service.lines) {
+      const record = JSON.parse(line) as { msg: string; pid: number };
+      if (record.msg === 'auth') pids.add(record.pid);
+    }
+    expect(pids.size).toBe(2);
+    expect(service.lines.filter((line) => line.includes('listening on'))).toHaveLength(1);
+    expect(await service.stop('SIGTERM')).toBe(0);
+    expect(service.lines.filter((line) => line.includes('"msg":"stopped"'))).toHaveLength(2);
+  });
+
+  it.each([['0'], ['two'], ['1.5']])('refuses WORKERS=%s on one line', async (workers) => {
+    const result = await runToExit(['--config', CONFIG], { SERVICE_API_KEY: KEY, WORKERS: workers });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('authlayer: WORKERS must be an integer from 1 to 256\n');
+  });
+});
+
+describe('LOG_FORMAT, METRICS and bad values', () => {
+  it('METRICS=1 serves /metrics', async () => {
+    const service = await startService(['--config', CONFIG], { SERVICE_API_KEY: KEY, METRICS: '1' });
+    const metrics = await fetch(`${service.url}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('# TYPE authlayer_auth_decisions_total counter');
+    expect(await service.stop()).toBe(0);
+  });
+
+  it('LOG_FORMAT=pretty writes lines for people, not JSON', async () => {
+    const service = await startService(['--config', CONFIG], { SERVICE_API_KEY: KEY, LOG_FORMAT: 'pretty' });
+    expect(await service.stop()).toBe(0);
+    expect(service.lines[0]).toMatch(/INFO.*listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(() => JSON.parse(service.lines[0]!)).toThrow();
+  });
+
+  it.each([
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of: fatal, error, warn, info, debug, trace, silent'],
+    [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT must be one of: json, pretty'],
+    [{ METRICS: 'yes' }, 'METRICS must be 1 or 0 (true or false)'],
+  ])('refuses %j on one line', async (env, message) => {
+    const result = await runToExit(['--config', CONFIG], { SERVICE_API_KEY: KEY, ...env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`authlayer: ${message}\n`);
+  });
+});
