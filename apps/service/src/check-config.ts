@@ -12,6 +12,9 @@ export interface CheckReport {
   readonly key_material: Readonly<Record<string, 'set' | 'unset'>>;
   readonly auth: unknown;
   readonly roles: unknown;
+  /** The top-level `rate_limit` (`null`: off), with the user and password of a Redis URL hidden. */
+  readonly rate_limit: unknown;
+  readonly metrics: boolean;
 }
 
 /**
@@ -24,13 +27,26 @@ export interface CheckReport {
  */
 export async function checkConfig(path: string, config: AuthConfig, options: AuthMiddlewareOptions): Promise<CheckReport> {
   const auth = await createAuthMiddleware(config, options);
+  await auth.close();
   const env = options.env ?? process.env;
   const names = keyMaterialVariables(config);
   const keyMaterial = Object.fromEntries(names.map((name) => [name, env[name] ? 'set' : 'unset'] as const));
-  const { roles, ...rest } = config;
+  const { roles, rateLimit, metrics, ...rest } = config;
   const resolved = toSnakeCase(rest) as { jwt: { jwks_url: string | null } };
   resolved.jwt.jwks_url = resolved.jwt.jwks_url === null ? null : redactUrl(resolved.jwt.jwks_url);
-  return { config: resolve(path), handler: auth.method, key_material: keyMaterial, auth: resolved, roles: toSnakeCase(roles) };
+  const limits =
+    rateLimit === null
+      ? null
+      : { ...(toSnakeCase(rateLimit) as object), store: rateLimit.store === 'memory' ? 'memory' : redactUrl(rateLimit.store) };
+  return {
+    config: resolve(path),
+    handler: auth.method,
+    key_material: keyMaterial,
+    auth: resolved,
+    roles: toSnakeCase(roles),
+    rate_limit: limits,
+    metrics,
+  };
 }
 
 function keyMaterialVariables(config: AuthConfig): string[] {

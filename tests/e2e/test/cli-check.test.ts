@@ -76,6 +76,22 @@ describe('--check with a valid config and its key material', () => {
   });
 });
 
+describe('--check shows the operations settings', () => {
+  it('prints rate_limit (a Redis password hidden) and metrics; rate_limit is null when absent', () => {
+    const plain = JSON.parse(check(['--config', SERVICE_YAML], { SERVICE_API_KEY: SECRET }).stdout);
+    expect(plain).toMatchObject({ rate_limit: null, metrics: false });
+    // Port 9 (discard) refuses: Redis down at start is not a failure, the limits fall back to memory.
+    const yaml = 'auth:\n  mode: api_key\nmetrics: true\nrate_limit:\n  failed_auth_per_minute: 20\n  store: redis://:hunter2@127.0.0.1:9/0\n';
+    const result = check(['--config', writeConfig('limits.yaml', yaml)], { SERVICE_API_KEY: SECRET });
+    expect(result.status).toBe(0);
+    expect(result.stdout).not.toContain('hunter2');
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      metrics: true,
+      rate_limit: { requests_per_minute: null, failed_auth_per_minute: 20, store: 'redis://redacted@127.0.0.1:9/0', trust_proxy: false },
+    });
+  });
+});
+
 describe('--check with a broken config or missing key material', () => {
   // yaml null: the service's own config; undefined: a file that does not exist.
   const broken: { name: string; yaml: string | null | undefined; env: Record<string, string>; says: string }[] = [
