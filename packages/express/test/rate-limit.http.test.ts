@@ -40,7 +40,9 @@ async function limitedApp(rateLimit: object) {
 
 const servers: Server[] = [];
 afterAll(() => servers.forEach((s) => s.close()));
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => {
+  jest.restoreAllMocks();
+});
 
 /** A raw request from a chosen loopback address (the whole of 127/8 is local on Linux). */
 async function fromAddress(app: express.Express, localAddress: string, key: string): Promise<number> {
