@@ -36,3 +36,48 @@ export function insufficientScopeChallenge(description: string, scopes: readonly
   const base = `Bearer realm="${REALM}", error="insufficient_scope", error_description="${description}"`;
   return scopes.length === 0 ? base : `${base}, scope="${scopes.join(' ')}"`;
 }
+
+// A challenge starts where, outside a quoted string, a comma is followed by `scheme SP` and then
+// not by `=` (that would be the next auth-param of the same challenge, RFC 9110 §11.6.1).
+const NEXT_CHALLENGE = /^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+ +[^\s=,]/;
+
+/** Splits a `WWW-Authenticate` value into its challenges. */
+export function splitChallenges(value: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i < value.length; i += 1) {
+    const char = value[i];
+    if (char === '\\' && quoted) i += 1;
+    else if (char === '"') quoted = !quoted;
+    else if (char === ',' && !quoted && NEXT_CHALLENGE.test(value.slice(i + 1))) {
+      parts.push(value.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  parts.push(value.slice(start).trim());
+  return parts.filter((part) => part !== '');
+}
+
+/**
+ * Joins the challenges of several modes into one `WWW-Authenticate` value: every challenge of the
+ * first, then those of the others whose scheme is not there yet (so the mode the credential went to
+ * speaks for its scheme: an expired JWT's `Bearer ..., error="invalid_token"` is not followed by a
+ * second, bare `Bearer realm`).
+ *
+ * @example
+ * combineChallenges('Bearer realm="authlayer", error="invalid_token", error_description="the token has expired"',
+ *   'ApiKey realm="authlayer", header="X-API-Key", Bearer realm="authlayer"');
+ * // 'Bearer realm="authlayer", error="invalid_token", error_description="the token has expired", ApiKey realm="authlayer", header="X-API-Key"'
+ */
+export function combineChallenges(...values: readonly string[]): string {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const challenge of values.flatMap(splitChallenges)) {
+    const scheme = (challenge.split(' ', 1)[0] as string).toLowerCase();
+    if (seen.has(scheme)) continue;
+    seen.add(scheme);
+    kept.push(challenge);
+  }
+  return kept.join(', ');
+}

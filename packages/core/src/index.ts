@@ -2,7 +2,14 @@ export { createAuthContext } from './auth-context.js';
 export type { AuthContext, AuthContextInit, AuthMethod } from './auth-context.js';
 export { AUTH_FAILURE_DESCRIPTION, AuthError, isAuthError } from './auth-error.js';
 export type { AuthFailure } from './auth-error.js';
-export { REALM, apiKeyChallenge, bearerChallenge, insufficientScopeChallenge } from './challenge.js';
+export {
+  REALM,
+  apiKeyChallenge,
+  bearerChallenge,
+  combineChallenges,
+  insufficientScopeChallenge,
+  splitChallenges,
+} from './challenge.js';
 export { ForbiddenError, describeForbidden, isForbiddenError, isRequirableName } from './forbidden-error.js';
 export type { ForbiddenReason } from './forbidden-error.js';
 export { readBearerToken } from './bearer-token.js';
@@ -24,7 +31,9 @@ export type { ClaimsMapper } from './claims-mapper.js';
 export { createNoAuthHandler } from './no-auth-handler.js';
 export { createPermissionResolver } from './role-permissions.js';
 export type { PermissionResolver } from './role-permissions.js';
-export type { AuthConfig, ApiKeysConfig, ClaimsConfig, JwtConfig, RoleConfig } from './config/auth-config.js';
+export type { AccessRule, AuthConfig, ApiKeysConfig, ClaimsConfig, JwtConfig, RoleConfig } from './config/auth-config.js';
+export { FALLBACKS } from './config/access-schema.js';
+export type { Fallback } from './config/access-schema.js';
 export type { RateLimitConfig } from './config/operations-config.js';
 export { ConfigError, isConfigError } from './config/config-error.js';
 export type { ConfigIssue } from './config/config-error.js';

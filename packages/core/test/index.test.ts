@@ -10,6 +10,7 @@ describe('@authlayer/core public API', () => {
       'ConfigError',
       'DEFAULTS',
       'EC_ALGORITHMS',
+      'FALLBACKS',
       'ForbiddenError',
       'HMAC_ALGORITHMS',
       'JWT_ALGORITHMS',
@@ -17,6 +18,7 @@ describe('@authlayer/core public API', () => {
       'RSA_ALGORITHMS',
       'apiKeyChallenge',
       'bearerChallenge',
+      'combineChallenges',
       'configSchema',
       'createAuthContext',
       'createClaimsMapper',
@@ -36,6 +38,7 @@ describe('@authlayer/core public API', () => {
       'readBearerToken',
       'readClaim',
       'redactUrl',
+      'splitChallenges',
     ]);
   });
 

@@ -34,22 +34,28 @@ describe('parseAuthConfig: defaults', () => {
   it('fills every default for the minimal api_key config', () => {
     expect(parseAuthConfig({ auth: { mode: 'api_key' } })).toEqual({
       mode: 'api_key',
+      modes: ['api_key'],
+      fallback: 'no_auth',
       apiKeys: DEFAULT_API_KEYS,
       jwt: DEFAULT_JWT,
       roles: [],
       rateLimit: null,
       metrics: false,
+      access: {},
     });
   });
 
   it('fills every default for a jwt config with only jwks_url', () => {
     expect(parseAuthConfig({ auth: { mode: 'jwt', jwt: jwks } })).toEqual({
       mode: 'jwt',
+      modes: ['jwt'],
+      fallback: 'no_auth',
       apiKeys: DEFAULT_API_KEYS,
       jwt: { ...DEFAULT_JWT, jwksUrl: jwks.jwks_url },
       roles: [],
       rateLimit: null,
       metrics: false,
+      access: {},
     });
   });
 
@@ -80,6 +86,9 @@ describe('parseAuthConfig: defaults', () => {
     });
     expect(config).toEqual({
       mode: 'jwt',
+      modes: ['jwt'],
+      fallback: 'no_auth',
+      access: {},
       apiKeys: { envVar: 'K', prefix: 'prod', header: 'X-Key', allowBearer: false, enabled: false, rotationDays: 7 },
       jwt: {
         jwksUrl: null,
@@ -383,7 +392,7 @@ describe('parseAuthConfig: the result', () => {
 
   it('serialises to plain JSON without the parsed marker', () => {
     const config = parseAuthConfig({ auth: {} });
-    expect(Object.keys(config)).toEqual(['mode', 'apiKeys', 'jwt', 'roles', 'rateLimit', 'metrics']);
+    expect(Object.keys(config)).toEqual(['mode', 'modes', 'fallback', 'apiKeys', 'jwt', 'roles', 'rateLimit', 'metrics', 'access']);
     expect(JSON.parse(JSON.stringify(config))).toEqual(config);
   });
 });

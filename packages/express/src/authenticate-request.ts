@@ -1,7 +1,9 @@
-import { isAuthError, type AuthContext, type AuthHandler, type Logger } from '@authlayer/core';
+import { createAuthContext, isAuthError, type AuthContext, type AuthError, type AuthHandler, type AuthMethod, type Logger } from '@authlayer/core';
 import type { NextFunction, Request, Response } from 'express';
 import type { AuthDecision, DecisionListener } from './decision.js';
+import { carriesCredentials, isPreflight } from './credentials.js';
 import { kindOf, sendError, sendRefusal } from './error-handler.js';
+import { markAnonymous } from './guards.js';
 import { clientAddress } from './rate-limit/client-address.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
 import { requestIdOf } from './request-id.js';
@@ -13,20 +15,28 @@ export interface AuthenticateDeps {
   readonly limits: RateLimits | null;
   readonly trustProxy: boolean;
   readonly onDecision: DecisionListener | undefined;
+  /**
+   * Null for `auth`. For `auth.optional`, the headers that carry a credential: a request with none
+   * of them goes on with the anonymous context instead of the 401 `credentials_missing`.
+   */
+  readonly optional: readonly string[] | null;
 }
 
-type Verdict = Pick<AuthDecision, 'outcome' | 'reason' | 'userId'>;
+const ANONYMOUS = createAuthContext({ method: 'none' });
+
+type Verdict = Pick<AuthDecision, 'outcome' | 'reason' | 'userId'> & { readonly method?: AuthMethod };
 
 /**
- * One request: the failed-auth limit of its address (before any verification), the handler, the
+ * One request: a CORS preflight passes untouched (no decision, `req.auth` unset); else the failed-auth limit of its address (before any verification), the handler, the
  * identity's request limit; then exactly one decision, reported once, and next() or an answer.
  */
 export async function authenticateRequest(deps: AuthenticateDeps, req: Request, res: Response, next: NextFunction) {
+  if (isPreflight(req)) return next();
   const started = performance.now();
   const decide = (verdict: Verdict) =>
     deps.onDecision?.({
       ...verdict,
-      method: deps.handler.method,
+      method: verdict.method ?? deps.handler.method,
       requestId: requestIdOf(res),
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     });
@@ -40,16 +50,28 @@ export async function authenticateRequest(deps: AuthenticateDeps, req: Request, 
   try {
     context = await deps.handler.authenticate(req);
   } catch (error) {
-    return refuse(deps, error, req, res, decide, address);
+    if (!isAnonymousAllowed(deps, error, req)) return refuse(deps, error, req, res, decide, address);
+    context = ANONYMOUS;
+    markAnonymous(req, error);
   }
   const wait = await deps.limits?.consumeRequest(identityOf(context, address));
   if (wait !== null && wait !== undefined) {
     decide({ outcome: 'rate_limited', reason: 'too_many_requests', userId: context.userId });
     return tooMany(req, res, wait);
   }
-  decide({ outcome: 'allowed', reason: null, userId: context.userId });
+  decide({ outcome: 'allowed', reason: null, userId: context.userId, method: context.method });
   req.auth = context;
   next();
+}
+
+/** `auth.optional`, and no credential at all: the handler's 401 would only ask for one. */
+function isAnonymousAllowed(deps: AuthenticateDeps, error: unknown, req: Request): error is AuthError {
+  return (
+    deps.optional !== null &&
+    isAuthError(error) &&
+    error.reason === 'credentials_missing' &&
+    !carriesCredentials(req, deps.optional)
+  );
 }
 
 /** method + userId; a caller without a userId (the no-auth fallback) is counted by address. */

@@ -12,6 +12,7 @@ import {
 } from '@authlayer/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { authenticateRequest } from './authenticate-request.js';
+import { credentialHeaders } from './credentials.js';
 import type { DecisionListener } from './decision.js';
 import { loadModeHandler, type ImportModule } from './load-mode.js';
 import { consoleLogger } from './logger.js';
@@ -44,9 +45,19 @@ export interface AuthMiddlewareOptions {
 /** The middleware, which also says what it is: the configured mode and the active handler. */
 export interface AuthMiddleware extends RequestHandler {
   readonly config: AuthConfig;
+  /** The configured mode (the first, when `auth.mode` is a list). */
   readonly mode: AuthMode;
+  /** Every configured mode, in order. */
+  readonly modes: readonly AuthMode[];
   /** `none` when the mode's package is missing (or API keys are disabled) and nothing is checked. */
   readonly method: AuthMethod;
+  /** The modes that authenticate, in order: `['none']` when nothing is checked. */
+  readonly methods: readonly AuthMethod[];
+  /**
+   * The same middleware, but a request without any credential goes on with the anonymous context
+   * (`method: "none"`); a credential that is present but wrong still gets the 401.
+   */
+  readonly optional: RequestHandler;
   /** What the active handler says about itself (for `--check`); never a secret. */
   describe(): HandlerDescription;
   /** Whether the active handler can verify now (for `/readyz`). */
@@ -59,16 +70,19 @@ const ALWAYS_READY: HandlerReadiness = Object.freeze({ ready: true });
 const NOTHING: HandlerDescription = Object.freeze({});
 
 /**
- * Creates the authentication middleware for a config: loads the mode package that `auth.mode`
+ * Creates the authentication middleware for a config: loads the package of each mode `auth.mode`
  * names, checks the key material, and fails fast. The middleware reads headers only, never the
  * body; on success it sets `req.auth`, on failure it answers 401 itself with the contract's JSON
- * body and `WWW-Authenticate`.
+ * body and `WWW-Authenticate`. A CORS preflight passes untouched (`req.auth` unset), so the app's
+ * CORS handler answers it. `auth.optional` lets requests without credentials through anonymously.
  *
  * @param config - a config from `loadConfig`/`parseAuthConfig`, or the same shape as a plain object
- * @throws ConfigError on a bad config or missing key material; Error when the mode package is broken
+ * @throws ConfigError on a bad config or missing key material (or a missing mode package with
+ *   `auth.fallback: refuse`); Error when a mode package is broken
  * @example
  * const auth = await createAuthMiddleware(await loadConfig('service.yaml'));
  * app.post('/invoke', auth, express.json(), (req, res) => res.json(req.auth));
+ * app.get('/me', auth.optional, (req, res) => res.json(req.auth));
  */
 export async function createAuthMiddleware(
   config: AuthConfig | object,
@@ -77,18 +91,20 @@ export async function createAuthMiddleware(
   const parsed = isParsedAuthConfig(config) ? config : parseAuthConfig(config);
   const logger = options.logger ?? consoleLogger;
   const deps: HandlerDeps = { env: options.env ?? process.env, logger, now: options.now ?? Date.now };
-  const { handler } = await loadModeHandler(parsed, deps, options.importModule);
+  const { handler, methods } = await loadModeHandler(parsed, deps, options.importModule);
   const limits = parsed.rateLimit === null ? null : await createRateLimits(parsed.rateLimit, logger);
   const flow = { handler, logger, limits, trustProxy: parsed.rateLimit?.trustProxy ?? false, onDecision: options.onDecision };
-
-  const middleware = (req: Request, res: Response, next: NextFunction): void => {
-    // An audit listener that throws is a bug of the app: it becomes a 500, never a crash.
-    authenticateRequest(flow, req, res, next).catch(next);
+  // An audit listener that throws is a bug of the app: it becomes a 500, never a crash.
+  const middleware = (optional: readonly string[] | null) => (req: Request, res: Response, next: NextFunction) => {
+    authenticateRequest({ ...flow, optional }, req, res, next).catch(next);
   };
-  return Object.assign(middleware, {
+  return Object.assign(middleware(null), {
     config: parsed,
     mode: parsed.mode,
+    modes: parsed.modes,
     method: handler.method,
+    methods,
+    optional: middleware(credentialHeaders(parsed)),
     describe: () => handler.describe?.() ?? NOTHING,
     readiness: () => handler.readiness?.() ?? ALWAYS_READY,
     close: async () => limits?.close(),

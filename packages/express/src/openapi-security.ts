@@ -11,21 +11,32 @@ export interface OpenApiSecurity {
 
 /**
  * Builds the security schemes a config calls for: `APIKeyHeader` (apiKey in the configured
- * header) in API key mode, `BearerAuth` (http bearer) when `allow_bearer` is on or the mode is
- * jwt (then with `bearerFormat: JWT`). Pass the middleware's `method` so that a no-auth fallback
- * documents no scheme rather than one that is not checked.
+ * header) in API key mode, `BearerAuth` (http bearer) when `allow_bearer` is on or jwt is checked
+ * (then with `bearerFormat: JWT`, and one `BearerAuth` serves both when both are listed). Every
+ * scheme is an alternative (`security: [{APIKeyHeader: []}, {BearerAuth: []}]`). Pass the
+ * middleware's `methods` so that a left-out mode or the no-auth fallback documents no scheme that
+ * is not checked.
  *
+ * @param methods - the methods that authenticate (default: every mode of the config)
  * @example
- * const { schemes, requirements } = openApiSecurity(auth.config, auth.method);
+ * const { schemes, requirements } = openApiSecurity(auth.config, auth.methods);
  */
-export function openApiSecurity(config: AuthConfig, method: AuthMethod = config.mode): OpenApiSecurity {
+export function openApiSecurity(
+  config: AuthConfig,
+  methods: AuthMethod | readonly AuthMethod[] = config.modes,
+): OpenApiSecurity {
+  const checked = new Set<AuthMethod>([methods].flat());
   const schemes: Record<string, SecuritySchemeObject> = {};
-  if (method === 'api_key') {
-    const { header, allowBearer } = config.apiKeys;
+  const { header, allowBearer } = config.apiKeys;
+  const apiKeyBearer = checked.has('api_key') && allowBearer;
+  if (checked.has('api_key')) {
     schemes.APIKeyHeader = { type: 'apiKey', in: 'header', name: header, description: `API key in the ${header} header` };
-    if (allowBearer) schemes.BearerAuth = { type: 'http', scheme: 'bearer', description: 'API key as a Bearer token' };
-  } else if (method === 'jwt') {
-    schemes.BearerAuth = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'JWT access token' };
+  }
+  if (checked.has('jwt')) {
+    const description = apiKeyBearer ? 'JWT access token, or API key as a Bearer token' : 'JWT access token';
+    schemes.BearerAuth = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description };
+  } else if (apiKeyBearer) {
+    schemes.BearerAuth = { type: 'http', scheme: 'bearer', description: 'API key as a Bearer token' };
   }
   return { schemes, requirements: Object.keys(schemes).map((name) => ({ [name]: [] })) };
 }

@@ -70,3 +70,63 @@ describe('loadModeHandler', () => {
     });
   });
 });
+
+describe('loadModeHandler with several modes', () => {
+  const both = parseAuthConfig({ auth: { mode: ['api_key', 'jwt'], jwt: { jwks_url: 'http://127.0.0.1:9/jwks' } } });
+  const hiding = (hidden: string[]) => (name: string) =>
+    hidden.includes(name) ? Promise.reject(notFound(name)) : (import(name) as Promise<unknown>);
+
+  it('combines the handlers of every listed mode', async () => {
+    const loaded = await loadModeHandler(both, deps());
+    expect(loaded).toMatchObject({ fallback: false, methods: ['api_key', 'jwt'] });
+  });
+
+  it('leaves out a missing package with a warning naming it, keeping the others', async () => {
+    const d = deps();
+    const loaded = await loadModeHandler(both, d, hiding(['@authlayer/jwt']));
+    expect(loaded).toMatchObject({ fallback: false, methods: ['api_key'] });
+    expect(loaded.handler.method).toBe('api_key');
+    expect(d.logger.text).toEqual([
+      'warn: auth.mode lists jwt but the package @authlayer/jwt is not installed: jwt is left out and its credentials ' +
+        'are refused. Install @authlayer/jwt to accept them.',
+    ]);
+  });
+
+  it('falls back to no-auth only when every listed package is missing', async () => {
+    const d = deps();
+    const loaded = await loadModeHandler(both, d, hiding(['@authlayer/jwt', '@authlayer/api-key']));
+    expect(loaded).toMatchObject({ fallback: true, methods: ['none'] });
+    expect(d.logger.text).toEqual([
+      'warn: auth.mode lists api_key, jwt but the packages @authlayer/api-key, @authlayer/jwt are not installed: falling ' +
+        'back to the no-auth handler, requests are NOT authenticated. Install @authlayer/api-key, @authlayer/jwt to authenticate requests.',
+    ]);
+  });
+
+  it('leaves out API keys that are disabled', async () => {
+    const config = parseAuthConfig({ auth: { mode: ['api_key', 'jwt'], api_keys: { enabled: false }, jwt: { jwks_url: 'http://127.0.0.1:9/jwks' } } });
+    const loaded = await loadModeHandler(config, deps());
+    expect(loaded).toMatchObject({ fallback: false, methods: ['jwt'] });
+  });
+
+  it.each([
+    ['one of several', both, ['@authlayer/jwt'], 'auth.mode: the package @authlayer/jwt is not installed and auth.fallback is refuse'],
+    ['the only one', jwt, ['@authlayer/jwt'], 'auth.mode: the package @authlayer/jwt is not installed and auth.fallback is refuse'],
+  ])('with auth.fallback: refuse, fails start-up when %s is missing', async (_name, config, hidden, message) => {
+    const refusing = parseAuthConfig({ auth: { ...toRaw(config), fallback: 'refuse' } });
+    const d = deps();
+    await expect(loadModeHandler(refusing, d, hiding(hidden))).rejects.toMatchObject({ name: 'ConfigError', path: 'auth.mode', message });
+    expect(d.logger.text).toEqual([]);
+  });
+
+  it('refuses to combine a handler that accepts a request without credentials', async () => {
+    const open = { createHandler: () => Promise.resolve({ method: 'jwt', authenticate: () => Promise.resolve({}) }) };
+    await expect(loadModeHandler(both, deps(), (name) => (name === '@authlayer/jwt' ? Promise.resolve(open) : import(name)))).rejects.toThrow(
+      'the jwt handler accepts a request without credentials; it cannot be combined',
+    );
+  });
+});
+
+function toRaw(config: ReturnType<typeof parseAuthConfig>) {
+  return { mode: [...config.modes], jwt: { jwks_url: config.jwt.jwksUrl } };
+}
+

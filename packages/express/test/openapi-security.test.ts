@@ -33,3 +33,23 @@ describe('openApiSecurity', () => {
     expect(openApiSecurity(config, 'none')).toEqual({ schemes: {}, requirements: [] });
   });
 });
+
+describe('openApiSecurity with several modes', () => {
+  const both = parseAuthConfig({ auth: { mode: ['api_key', 'jwt'], jwt: { jwks_url: 'https://idp.example.com/jwks' } } });
+
+  it('lists each scheme as an alternative, one BearerAuth serving JWT and the API key', () => {
+    expect(openApiSecurity(both)).toEqual({
+      schemes: {
+        APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key in the X-API-Key header' },
+        BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'JWT access token, or API key as a Bearer token' },
+      },
+      requirements: [{ APIKeyHeader: [] }, { BearerAuth: [] }],
+    });
+  });
+
+  it('documents only the modes that authenticate', () => {
+    expect(Object.keys(openApiSecurity(both, ['api_key']).schemes)).toEqual(['APIKeyHeader', 'BearerAuth']);
+    expect(openApiSecurity(both, ['jwt']).schemes.BearerAuth?.description).toBe('JWT access token');
+    expect(openApiSecurity(both, ['none'])).toEqual({ schemes: {}, requirements: [] });
+  });
+});

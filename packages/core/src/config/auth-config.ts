@@ -1,3 +1,4 @@
+import type { Fallback } from './access-schema.js';
 import type { AuthMode, JwtAlgorithm } from './defaults.js';
 import type { RateLimitConfig } from './operations-config.js';
 
@@ -50,7 +51,12 @@ export interface RoleConfig {
  * camelCase, with every default filled in, deeply frozen. Made only by `parseAuthConfig`.
  */
 export interface AuthConfig {
+  /** The mode, or the first of `auth.mode` when it is a list; see {@link AuthConfig.modes}. */
   readonly mode: AuthMode;
+  /** Every mode `auth.mode` lists, in order, without repeats (one entry for a single mode). */
+  readonly modes: readonly AuthMode[];
+  /** `auth.fallback`: `no_auth` (default, the spec's) or `refuse` (a missing mode package stops start-up). */
+  readonly fallback: Fallback;
   readonly apiKeys: ApiKeysConfig;
   readonly jwt: JwtConfig;
   readonly roles: readonly RoleConfig[];
@@ -58,4 +64,13 @@ export interface AuthConfig {
   readonly rateLimit: RateLimitConfig | null;
   /** Top-level `metrics`: serve `GET /metrics`. Default `false`. */
   readonly metrics: boolean;
+  /** The top-level `access` section: `"METHOD /path"` → what the caller needs. Default `{}`. */
+  readonly access: Readonly<Record<string, AccessRule>>;
+}
+
+/** One `access` entry: the caller needs every permission, scope and role listed. */
+export interface AccessRule {
+  readonly permissions: readonly string[];
+  readonly scopes: readonly string[];
+  readonly roles: readonly string[];
 }

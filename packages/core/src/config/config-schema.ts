@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accessSchema, fallbackSchema } from './access-schema.js';
 import { AUTH_MODES, DEFAULTS, HMAC_ALGORITHMS, JWT_ALGORITHMS } from './defaults.js';
 import { operationsFields } from './operations-config.js';
 
@@ -92,16 +93,21 @@ const roleSchema = z.strictObject({
 export const configSchema = z
   .strictObject({
     auth: z.strictObject({
-      mode: z.enum(AUTH_MODES).default(DEFAULTS.mode),
+      // One mode, or a list of modes on the same routes (the credential picks the mode).
+      mode: z
+        .union([z.enum(AUTH_MODES), z.array(z.enum(AUTH_MODES)).min(1, 'must list at least one mode')])
+        .default(DEFAULTS.mode),
+      fallback: fallbackSchema,
       api_keys: apiKeysSchema,
       jwt: jwtSchema,
     }),
     roles: z.array(roleSchema).default([]),
     ...operationsFields,
+    access: accessSchema,
   })
   .superRefine((config, ctx) => {
     const { jwt } = config.auth;
-    if (config.auth.mode === 'jwt' && jwt.jwks_url === null && jwt.public_key_env === null) {
+    if ([config.auth.mode].flat().includes('jwt') && jwt.jwks_url === null && jwt.public_key_env === null) {
       ctx.addIssue({ code: 'custom', path: ['auth', 'jwt'], message: 'jwt mode needs jwks_url or public_key_env' });
     }
     if (jwt.jwks_url !== null && jwt.public_key_env !== null) {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AuthConfig } from './auth-config.js';
+import type { AuthMode } from './defaults.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import { claimsSchema, configSchema, type RawConfigOutput } from './config-schema.js';
 import { toRateLimitConfig } from './operations-config.js';
@@ -27,11 +28,14 @@ export function isParsedAuthConfig(value: unknown): value is AuthConfig {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PARSED] === true;
 }
 
-function toAuthConfig({ auth, roles, rate_limit: rateLimit, metrics }: RawConfigOutput): AuthConfig {
+function toAuthConfig({ auth, roles, rate_limit: rateLimit, metrics, access }: RawConfigOutput): AuthConfig {
   const { api_keys: keys, jwt } = auth;
   const claims = jwt.claims ?? claimsSchema.parse({});
+  const modes = [...new Set([auth.mode].flat())];
   const config: AuthConfig = {
-    mode: auth.mode,
+    mode: modes[0] as AuthMode,
+    modes,
+    fallback: auth.fallback,
     apiKeys: {
       envVar: keys.env_var,
       prefix: keys.prefix,
@@ -60,6 +64,7 @@ function toAuthConfig({ auth, roles, rate_limit: rateLimit, metrics }: RawConfig
     roles: roles.map((role) => ({ name: role.name, permissions: [...new Set(role.permissions)] })),
     rateLimit: toRateLimitConfig(rateLimit),
     metrics,
+    access,
   };
   Object.defineProperty(config, PARSED, { value: true });
   return deepFreeze(config);
@@ -72,10 +77,30 @@ function firstPerPath(issues: ConfigIssue[]): ConfigIssue[] {
 }
 
 function toConfigIssues(issue: z.core.$ZodIssue): ConfigIssue[] {
+  if (issue.code === 'invalid_union') return unionIssues(issue);
+  // A bad key of a mapping (`access`): its own rule's message, at the key's path.
+  if (issue.code === 'invalid_key') return issue.issues.flatMap((inner) => toConfigIssues({ ...inner, path: issue.path } as z.core.$ZodIssue));
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: 'unknown field' }));
   }
   return [{ path: formatPath(issue.path), message: describe(issue) }];
+}
+
+/**
+ * A value that fits no alternative (`auth.mode`: a mode or a list of modes): report the issues of
+ * the alternative that came closest, the one with the fewest and mildest issues at the value itself
+ * (a list with one bad entry is a list; `[]` is a list that is too short; `oauth2` is a mode).
+ */
+function unionIssues(issue: z.core.$ZodIssueInvalidUnion): ConfigIssue[] {
+  // zod gives one list of issues per alternative, so there is always at least one.
+  const closest = issue.errors.reduce((best, next) => (distance(next) < distance(best) ? next : best));
+  return closest.flatMap((inner) => toConfigIssues({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue));
+}
+
+/** Issues at the value itself weigh most; a wrong type or value there more than a rule (too short). */
+function distance(issues: readonly z.core.$ZodIssue[]): number {
+  const atRoot = issues.filter((inner) => inner.path.length === 0);
+  return atRoot.length * 10 + atRoot.filter((inner) => inner.code === 'invalid_type' || inner.code === 'invalid_value').length;
 }
 
 function describe(issue: z.core.$ZodIssue): string {
@@ -97,6 +122,7 @@ const TYPE_WORDS: Record<string, string> = {
   boolean: 'a boolean (true or false)',
   array: 'a list',
   object: 'a mapping',
+  record: 'a mapping',
 };
 
 function article(expected: string): string {

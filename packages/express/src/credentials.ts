@@ -1,0 +1,30 @@
+import type { AuthConfig } from '@authlayer/core';
+import type { Request } from 'express';
+
+/**
+ * A CORS preflight (Fetch standard): `OPTIONS` with `Origin` and `Access-Control-Request-Method`.
+ * Browsers never attach credentials to it, so authentication lets it pass to the app's CORS handler.
+ */
+export function isPreflight(req: Request): boolean {
+  return (
+    req.method === 'OPTIONS' &&
+    typeof req.headers.origin === 'string' &&
+    typeof req.headers['access-control-request-method'] === 'string'
+  );
+}
+
+/**
+ * The headers that carry a credential for a config, lower case: `authorization`, and the API key
+ * header when API keys are checked. `auth.optional` lets a request through anonymously only when
+ * none of them is present, so a wrong credential is never downgraded to anonymous.
+ */
+export function credentialHeaders(config: AuthConfig): readonly string[] {
+  const names = ['authorization'];
+  if (config.modes.includes('api_key') && config.apiKeys.enabled) names.push(config.apiKeys.header.toLowerCase());
+  return names;
+}
+
+/** True when the request carries any of `names` (own header properties only, any value). */
+export function carriesCredentials(req: Request, names: readonly string[]): boolean {
+  return names.some((name) => Object.hasOwn(req.headers, name) && req.headers[name] !== undefined);
+}
