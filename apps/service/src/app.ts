@@ -6,15 +6,17 @@ import {
   requestIdOf,
   secretHeaders,
   type AuthDecision,
+  type AuthMiddleware,
   type AuthMiddlewareOptions,
 } from '@authlayer/express';
-import type { AuthConfig } from '@authlayer/core';
+import { isParsedAuthConfig, parseAuthConfig, type AuthConfig } from '@authlayer/core';
 import express, { type Express } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Logger as Pino } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { headersToLog, toLogger } from './logging.js';
 import { createServiceMetrics } from './metrics.js';
+import { checkAccessRoutes } from './access.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { docsRouter } from './routes/docs.js';
 import { invokeRouter } from './routes/invoke.js';
@@ -44,7 +46,9 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   const { log, metrics: metricsOption, ...middlewareOptions } = options;
   const metrics = createServiceMetrics();
   const logger = options.logger ?? (log === undefined ? undefined : toLogger(log));
-  const auth = await createAuthMiddleware(config, {
+  const parsed = isParsedAuthConfig(config) ? config : parseAuthConfig(config);
+  checkAccessRoutes(parsed);
+  const auth = await createAuthMiddleware(parsed, {
     ...middlewareOptions,
     ...(logger === undefined ? {} : { logger }),
     // The decision is made once, in the middleware; here it becomes one audit line and the metrics.
@@ -59,7 +63,7 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   app.use(requestId());
   if (log !== undefined) app.use(requestLog(log, secretHeaders(auth.config)));
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', auth: { mode: auth.mode, handler: auth.method } });
+    res.json({ status: 'ok', auth: describeAuth(auth) });
   });
   if (metricsOption ?? auth.config.metrics) app.get('/metrics', metrics.handler);
   app.get('/openapi.json', (_req, res) => {
@@ -81,4 +85,12 @@ function requestLog(log: Pino, secret: readonly string[]) {
       req: (req: { headers: Record<string, unknown> }) => ({ ...req, headers: headersToLog(req.headers, secret) }),
     },
   });
+}
+
+/**
+ * `/healthz`'s `auth`: the configured mode and the active handler, each a list when `auth.mode`
+ * lists several modes (`handler` then lists the modes that authenticate, or `["none"]`).
+ */
+export function describeAuth(auth: AuthMiddleware): { mode: string | readonly string[]; handler: string | readonly string[] } {
+  return auth.modes.length > 1 ? { mode: auth.modes, handler: auth.methods } : { mode: auth.mode, handler: auth.method };
 }

@@ -2,12 +2,14 @@ import { expectedKeyVariable } from '@authlayer/api-key';
 import { redactUrl, type AuthConfig } from '@authlayer/core';
 import { resolve } from 'node:path';
 import { createAuthMiddleware, type AuthMiddlewareOptions } from '@authlayer/express';
+import { checkAccessRoutes } from './access.js';
+import { describeAuth } from './app.js';
 
 /** What `--check` prints: the resolved settings in the YAML's own (snake_case) shape. */
 export interface CheckReport {
   readonly config: string;
-  /** The handler that would run: the mode, or `none` for the no-auth fallback. */
-  readonly handler: string;
+  /** The handler that would run: the mode, or `none` for the no-auth fallback (a list for several modes, as `/healthz`). */
+  readonly handler: string | readonly string[];
   /** The environment variables holding key material, by NAME, with whether they are set; never a value. */
   readonly key_material: Readonly<Record<string, 'set' | 'unset'>>;
   readonly auth: unknown;
@@ -15,6 +17,8 @@ export interface CheckReport {
   /** The top-level `rate_limit` (`null`: off), with the user and password of a Redis URL hidden. */
   readonly rate_limit: unknown;
   readonly metrics: boolean;
+  /** The `access` section as written (`"METHOD /path"` → permissions, scopes, roles). */
+  readonly access: unknown;
 }
 
 /**
@@ -26,13 +30,15 @@ export interface CheckReport {
  * @throws ConfigError when the key material is missing; Error when the mode package is broken
  */
 export async function checkConfig(path: string, config: AuthConfig, options: AuthMiddlewareOptions): Promise<CheckReport> {
+  checkAccessRoutes(config);
   const auth = await createAuthMiddleware(config, options);
   await auth.close();
   const env = options.env ?? process.env;
   const names = keyMaterialVariables(config);
   const keyMaterial = Object.fromEntries(names.map((name) => [name, env[name] ? 'set' : 'unset'] as const));
-  const { roles, rateLimit, metrics, ...rest } = config;
-  const resolved = toSnakeCase(rest) as { jwt: { jwks_url: string | null } };
+  const { roles, rateLimit, metrics, access, modes, ...rest } = config;
+  const resolved = toSnakeCase(rest) as { mode: unknown; jwt: { jwks_url: string | null } };
+  resolved.mode = modes.length > 1 ? modes : config.mode;
   resolved.jwt.jwks_url = resolved.jwt.jwks_url === null ? null : redactUrl(resolved.jwt.jwks_url);
   const limits =
     rateLimit === null
@@ -40,18 +46,21 @@ export async function checkConfig(path: string, config: AuthConfig, options: Aut
       : { ...(toSnakeCase(rateLimit) as object), store: rateLimit.store === 'memory' ? 'memory' : redactUrl(rateLimit.store) };
   return {
     config: resolve(path),
-    handler: auth.method,
+    handler: describeAuth(auth).handler,
     key_material: keyMaterial,
     auth: resolved,
     roles: toSnakeCase(roles),
     rate_limit: limits,
     metrics,
+    access,
   };
 }
 
 function keyMaterialVariables(config: AuthConfig): string[] {
-  if (config.mode === 'api_key') return config.apiKeys.enabled ? [expectedKeyVariable(config)] : [];
-  return config.jwt.publicKeyEnv === null ? [] : [config.jwt.publicKeyEnv];
+  const names: string[] = [];
+  if (config.modes.includes('api_key') && config.apiKeys.enabled) names.push(expectedKeyVariable(config));
+  if (config.modes.includes('jwt') && config.jwt.publicKeyEnv !== null) names.push(config.jwt.publicKeyEnv);
+  return names;
 }
 
 /** camelCase keys back to the YAML's snake_case (`allowBearer` → `allow_bearer`). */

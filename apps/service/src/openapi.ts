@@ -1,5 +1,6 @@
 import type { AuthMiddleware } from '@authlayer/express';
 import { openApiSecurity } from '@authlayer/express';
+import type { AccessRule } from '@authlayer/core';
 import { OpenApiBuilder, type OpenAPIObject, type ResponseObject } from 'openapi3-ts/oas31';
 
 const errorResponse = (description: string): ResponseObject => ({
@@ -9,12 +10,13 @@ const errorResponse = (description: string): ResponseObject => ({
 
 /** The service's OpenAPI 3.1 document, with the security schemes of the active handler. */
 export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
-  const { schemes, requirements } = openApiSecurity(auth.config, auth.method);
+  const { schemes, requirements } = openApiSecurity(auth.config, auth.methods);
+  const rule = auth.config.access['POST /invoke'];
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addTitle('authlayer reference service')
     .addVersion('0.0.0')
-    .addDescription(`Authentication: auth.mode \`${auth.mode}\`, active handler \`${auth.method}\`.`)
+    .addDescription(`Authentication: auth.mode \`${auth.modes.join(', ')}\`, active handler \`${auth.methods.join(', ')}\`.`)
     .addSchema('InvokeRequest', {
       type: 'object',
       required: ['query'],
@@ -69,10 +71,19 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
         },
         '400': errorResponse('The body is not a JSON object with a string "query"'),
         '401': errorResponse('Not authenticated (see the WWW-Authenticate header)'),
+        ...(rule === undefined ? {} : { '403': errorResponse(`Authenticated but not allowed: needs ${describeRule(rule)}`) }),
         '413': errorResponse('The body is over 1 MiB'),
         '415': errorResponse('The content type is not JSON'),
       },
     },
   });
   return builder.getSpec();
+}
+
+/** `permissions invoke; scopes a, b` for the 403's description. */
+function describeRule(rule: AccessRule): string {
+  return (['permissions', 'scopes', 'roles'] as const)
+    .filter((kind) => rule[kind].length > 0)
+    .map((kind) => `${kind} ${rule[kind].join(', ')}`)
+    .join('; ');
 }

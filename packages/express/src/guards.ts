@@ -1,5 +1,6 @@
 import {
   AuthError,
+  type AccessRule,
   ForbiddenError,
   bearerChallenge,
   insufficientScopeChallenge,
@@ -94,4 +95,22 @@ export function requireScopes(...names: string[]): RequestHandler {
  */
 export function requireRoles(...names: string[]): RequestHandler {
   return createGuard('roles', 'requireRoles', names);
+}
+
+const PASS: RequestHandler = (_req, _res, next) => next();
+
+/**
+ * The guard of one `access` entry of the config: the caller needs every permission, scope and
+ * role it lists (checked in that order, the first kind missing answering 403). No entry
+ * (`undefined`) = any authenticated caller, and the guard passes everything.
+ *
+ * @example
+ * app.post('/invoke', auth, requireAccess(auth.config.access['POST /invoke']), handler);
+ */
+export function requireAccess(rule: AccessRule | undefined): RequestHandler {
+  const guards: RequestHandler[] = [];
+  if (rule !== undefined && rule.permissions.length > 0) guards.push(requirePermissions(...rule.permissions));
+  if (rule !== undefined && rule.scopes.length > 0) guards.push(requireScopes(...rule.scopes));
+  if (rule !== undefined && rule.roles.length > 0) guards.push(requireRoles(...rule.roles));
+  return guards.reduceRight<RequestHandler>((after, guard) => (req, res, next) => guard(req, res, () => after(req, res, next)), PASS);
 }

@@ -1,7 +1,7 @@
 export { createAuthMiddleware } from './middleware.js';
 export type { AuthMiddleware, AuthMiddlewareOptions } from './middleware.js';
 export { errorHandler, httpError, notFound, sendError } from './error-handler.js';
-export { requirePermissions, requireRoles, requireScopes } from './guards.js';
+export { requireAccess, requirePermissions, requireRoles, requireScopes } from './guards.js';
 export type { ErrorCode, HttpError } from './error-handler.js';
 export { loadModeHandler, modePackageName } from './load-mode.js';
 export type { ImportModule, LoadedMode } from './load-mode.js';

@@ -74,6 +74,15 @@ describe('@authlayer/core/config.schema.json', () => {
     { name: 'allow_bearer as a string', raw: { auth: { api_keys: { allow_bearer: 'yes' } } }, valid: false },
     { name: 'a role without a name', raw: { auth: {}, roles: [{ permissions: ['x'] }] }, valid: false },
     { name: 'no auth section', raw: { roles: [] }, valid: false },
+    { name: 'several modes', raw: { auth: { mode: ['api_key', 'jwt'], jwt: { public_key_env: 'PEM' } } }, valid: true },
+    { name: 'an empty list of modes', raw: { auth: { mode: [] } }, valid: false },
+    { name: 'an unknown mode in a list', raw: { auth: { mode: ['api_key', 'oauth9'] } }, valid: false },
+    { name: 'fallback refuse', raw: { auth: { fallback: 'refuse' } }, valid: true },
+    { name: 'an unknown fallback', raw: { auth: { fallback: 'open' } }, valid: false },
+    { name: 'an access entry', raw: { auth: {}, access: { 'POST /invoke': { permissions: ['invoke'], scopes: ['a:b'] } } }, valid: true },
+    { name: 'an access key that is not "METHOD /path"', raw: { auth: {}, access: { 'post /invoke': { roles: ['a'] } } }, valid: false },
+    { name: 'an access name with a space', raw: { auth: {}, access: { 'POST /invoke': { roles: ['a b'] } } }, valid: false },
+    { name: 'an unknown field in an access entry', raw: { auth: {}, access: { 'POST /invoke': { permission: ['a'] } } }, valid: false },
   ];
 
   it.each(cases)('decides $name as parseAuthConfig does (valid: $valid)', ({ raw, valid }) => {

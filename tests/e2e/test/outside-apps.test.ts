@@ -119,6 +119,19 @@ describe('an app with core, express and api-key from their tarballs', () => {
     expect((await invoke(server, {})).status).toBe(401);
   });
 
+  it('guards a route: an authenticated caller without the permission gets 403 forbidden', async () => {
+    const response = await fetch(`${server.url}/guarded`, { method: 'POST', headers: { 'X-API-Key': API_KEY } });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ error: 'forbidden', message: 'the permission invoke is required' });
+  });
+
+  it('auth.optional: anonymous without credentials, 401 for a wrong key', async () => {
+    const anonymous = await fetch(`${server.url}/me`);
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toEqual(expect.objectContaining({ method: 'none', userId: null }));
+    expect((await fetch(`${server.url}/me`, { headers: { 'X-API-Key': WRONG_KEY } })).status).toBe(401);
+  });
+
   it('type-checks a TypeScript app against the packed types (req.auth without a cast)', async () => {
     const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     await expect(run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: apps['api-key']! })).resolves.toBeDefined();
@@ -192,6 +205,11 @@ describe('an app with a JWT config but without @authlayer/jwt', () => {
     const response = await invoke(server, {});
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(expect.objectContaining({ method: 'none', userId: null }));
+  });
+
+  it('keeps a guarded route closed: the no-auth fallback grants nothing (403)', async () => {
+    const response = await fetch(`${server.url}/guarded`, { method: 'POST' });
+    expect(response.status).toBe(403);
   });
 });
 

@@ -1,14 +1,18 @@
-import { httpError, type AuthMiddleware } from '@authlayer/express';
+import { httpError, requireAccess, type AuthMiddleware } from '@authlayer/express';
 import express, { type RequestHandler, type Router } from 'express';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 /** 1 MiB, the contract's limit on a request body. */
 export const BODY_LIMIT = 1024 * 1024;
 
-/** `POST /invoke`: authentication first (before the body is read), then the JSON body. */
+/**
+ * `POST /invoke`: authentication first, then the config's `access` rule for `POST /invoke` (both
+ * before the body is read), then the JSON body.
+ */
 export function invokeRouter(auth: AuthMiddleware): Router {
   const router = express.Router();
-  router.post('/invoke', auth, requireJsonBody, express.json({ limit: BODY_LIMIT, type: JSON_TYPES }), (req, res) => {
+  const guard = requireAccess(auth.config.access['POST /invoke']);
+  router.post('/invoke', auth, guard, requireJsonBody, express.json({ limit: BODY_LIMIT, type: JSON_TYPES }), (req, res) => {
     const body: unknown = req.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw httpError(400, 'invalid_request', 'the request body must be a JSON object');

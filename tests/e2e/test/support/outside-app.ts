@@ -8,28 +8,44 @@ const run = promisify(execFile);
 /** The user's app, as a user writes it from the contract's Library API. Prints its port. */
 export const SERVER_SOURCE = `import express from 'express';
 import { fileURLToPath } from 'node:url';
-import { createAuthMiddleware } from '@authlayer/express';
+import { createAuthMiddleware, requirePermissions } from '@authlayer/express';
 import { loadConfig } from '@authlayer/core';
 
 const config = await loadConfig(fileURLToPath(new URL('./service.yaml', import.meta.url)));
 const auth = await createAuthMiddleware(config);
 const app = express();
 app.post('/invoke', auth, express.json(), (req, res) => res.json(req.auth));
+app.post('/guarded', auth, requirePermissions('invoke'), (req, res) => res.json(req.auth));
+app.get('/me', auth.optional, (req, res) => res.json(req.auth));
 const server = app.listen(0, '127.0.0.1', () => console.log('listening on port ' + server.address().port));
 process.once('SIGTERM', () => server.close());
 `;
 
-/** The same app in TypeScript: proves the packed types resolve and `req.auth` needs no cast. */
-export const TYPED_SOURCE = `import express from 'express';
-import { createAuthMiddleware } from '@authlayer/express';
-import { loadConfig, type AuthContext } from '@authlayer/core';
+/**
+ * The same app in TypeScript: proves the packed types resolve, `req.auth` needs no cast, and the
+ * guards and `auth.optional` are typed Express handlers.
+ */
+export const TYPED_SOURCE = `import express, { type RequestHandler } from 'express';
+import { createAuthMiddleware, requireAccess, requirePermissions, requireRoles, requireScopes } from '@authlayer/express';
+import { ForbiddenError, isForbiddenError, loadConfig, type AuthContext, type ForbiddenReason } from '@authlayer/core';
 
 const auth = await createAuthMiddleware(await loadConfig('service.yaml'));
+const optional: RequestHandler = auth.optional;
 const app = express();
-app.post('/invoke', auth, express.json(), (req, res) => {
+app.post('/invoke', auth, requirePermissions('invoke'), express.json(), (req, res) => {
   const context: AuthContext | undefined = req.auth;
   res.json({ method: context?.method, userId: req.auth?.userId });
 });
+app.get('/reports', auth, requireScopes('reports:read'), requireRoles('analyst'), (req, res) => res.json(req.auth?.scopes));
+app.get('/me', optional, (req, res) => res.json({ anonymous: req.auth?.method === 'none' }));
+app.get('/rule', auth, requireAccess(auth.config.access['GET /rule']), (_req, res) => res.end());
+app.get('/throws', auth, () => {
+  const reason: ForbiddenReason = 'role_missing';
+  const error = new ForbiddenError(reason, null, ['admin']);
+  if (isForbiddenError(error)) throw error;
+});
+const modes: readonly string[] = auth.modes;
+console.log(modes, auth.methods);
 `;
 
 /** A tsconfig as a user of Node ESM writes it. */

@@ -1,0 +1,104 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { createCaptureLogger, createSigningKey, expectedContext, mintToken, type SigningKey } from '@authlayer/testkit';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createApp } from '../src/app.js';
+
+// The reference service with auth.mode [api_key, jwt] and access "POST /invoke": {permissions: [invoke]}.
+const NOW = 1_800_000_000;
+const KEY = 'reference-key.with.dots';
+const CONFIG = {
+  auth: { mode: ['api_key', 'jwt'], jwt: { public_key_env: 'JWT_PUBLIC_KEY' } },
+  roles: [{ name: 'caller', permissions: ['invoke'] }],
+  access: { 'POST /invoke': { permissions: ['invoke'] } },
+};
+
+let signing: SigningKey;
+let app: Express;
+const env = () => ({ SERVICE_API_KEY: KEY, JWT_PUBLIC_KEY: signing.envValue });
+const options = () => ({ env: env(), logger: createCaptureLogger(), now: () => NOW * 1000 });
+
+beforeAll(async () => {
+  signing = await createSigningKey('RS256');
+  app = await createApp(CONFIG, options());
+});
+
+const token = (claims: object) => mintToken(signing, { sub: 'u-1', exp: NOW + 60, ...claims });
+
+describe('the reference service with access and several modes', () => {
+  it('shows mode and handler as lists on /healthz', async () => {
+    const res = await request(app).get('/healthz').expect(200);
+    expect(res.body).toEqual({ status: 'ok', auth: { mode: ['api_key', 'jwt'], handler: ['api_key', 'jwt'] } });
+  });
+
+  it('lets a JWT whose role grants invoke call /invoke', async () => {
+    const res = await request(app)
+      .post('/invoke')
+      .set('Authorization', `Bearer ${await token({ roles: ['caller'] })}`)
+      .send({ query: 'q' })
+      .expect(200);
+    expect(res.body).toEqual({ query: 'q', auth: expectedContext({ method: 'jwt', userId: 'u-1', roles: ['caller'], permissions: ['invoke'] }) });
+  });
+
+  it('answers 403 to a caller without the permission, before the body is read', async () => {
+    const res = await request(app).post('/invoke').set('X-API-Key', KEY).set('Content-Type', 'text/plain').send('not json').expect(403);
+    expect(res.body).toEqual({ error: 'forbidden', message: 'the permission invoke is required' });
+    const jwt = await request(app).post('/invoke').set('Authorization', `Bearer ${await token({})}`).send({ query: 'q' }).expect(403);
+    expect(jwt.headers['www-authenticate']).toBe(
+      'Bearer realm="authlayer", error="insufficient_scope", error_description="the permission invoke is required"',
+    );
+  });
+
+  it('still answers 401 without credentials, with both challenges', async () => {
+    const res = await request(app).post('/invoke').send({ query: 'q' }).expect(401);
+    expect(res.headers['www-authenticate']).toBe('ApiKey realm="authlayer", header="X-API-Key", Bearer realm="authlayer"');
+  });
+
+  it('documents the schemes as alternatives and 403 for the guarded operation', async () => {
+    const doc = (await request(app).get('/openapi.json').expect(200)).body;
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['APIKeyHeader', 'BearerAuth']);
+    expect(doc.paths['/invoke'].post.security).toEqual([{ APIKeyHeader: [] }, { BearerAuth: [] }]);
+    expect(doc.paths['/invoke'].post.responses['403']).toEqual({
+      description: 'Authenticated but not allowed: needs permissions invoke',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    });
+  });
+
+  it('documents no 403 when /invoke has no access entry', async () => {
+    const open = await createApp({ auth: { mode: 'api_key' } }, options());
+    const doc = (await request(open).get('/openapi.json').expect(200)).body;
+    expect(doc.paths['/invoke'].post.responses['403']).toBeUndefined();
+  });
+
+  it('refuses at start-up an access entry for a route the service does not authenticate', async () => {
+    const config = { ...CONFIG, access: { 'GET /healthz': { roles: ['ops'] }, 'POST /invoke': { permissions: ['invoke'] } } };
+    await expect(createApp(config, options())).rejects.toMatchObject({
+      name: 'ConfigError',
+      message: 'access.GET /healthz: the service has no authenticated route GET /healthz (access can guard: POST /invoke)',
+    });
+  });
+});
+
+describe('several modes with a missing package', () => {
+  const notFound = (name: string) =>
+    Object.assign(new Error(`Cannot find package '${name}' imported from /x.js`), { code: 'ERR_MODULE_NOT_FOUND' });
+  const hideJwt = (name: string) => (name === '@authlayer/jwt' ? Promise.reject(notFound(name)) : import(name));
+
+  it('leaves the missing mode out (warning), lists the rest on /healthz, and keeps the guard closed', async () => {
+    const logger = createCaptureLogger();
+    const partial = await createApp(CONFIG, { ...options(), logger, importModule: hideJwt });
+    const health = await request(partial).get('/healthz').expect(200);
+    expect(health.body.auth).toEqual({ mode: ['api_key', 'jwt'], handler: ['api_key'] });
+    expect(logger.text).toEqual([expect.stringMatching(/^warn: auth\.mode lists jwt but the package @authlayer\/jwt is not installed/)]);
+    await request(partial).post('/invoke').set('Authorization', `Bearer ${await token({ roles: ['caller'] })}`).send({ query: 'q' }).expect(401);
+    await request(partial).post('/invoke').set('X-API-Key', KEY).send({ query: 'q' }).expect(403);
+  });
+
+  it('fails start-up with auth.fallback: refuse', async () => {
+    const config = { ...CONFIG, auth: { ...CONFIG.auth, fallback: 'refuse' } };
+    await expect(createApp(config, { ...options(), importModule: hideJwt })).rejects.toMatchObject({
+      name: 'ConfigError',
+      path: 'auth.mode',
+    });
+  });
+});
