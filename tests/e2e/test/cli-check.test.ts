@@ -1,6 +1,7 @@
 // `node apps/service/dist/main.js --check` (root: `pnpm start --check`), spawned as a user runs it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,6 +89,22 @@ describe('--check shows the operations settings', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({
       metrics: true,
       rate_limit: { requests_per_minute: null, failed_auth_per_minute: 20, store: 'redis://redacted@127.0.0.1:9/0', trust_proxy: false },
+    });
+  });
+});
+
+describe('--check with several modes and access', () => {
+  it('shows mode and handler as lists, auth.fallback, the access section and both key variables', () => {
+    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const example = join(REPO_ROOT, 'apps', 'service', 'examples', 'several-modes.yaml');
+    const result = check(['--config', example], { SERVICE_API_KEY: SECRET, JWT_PUBLIC_KEY: pem });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      handler: ['api_key', 'jwt'],
+      key_material: { SERVICE_API_KEY: 'set', JWT_PUBLIC_KEY: 'set' },
+      auth: { mode: ['api_key', 'jwt'], fallback: 'refuse' },
+      access: { 'POST /invoke': { permissions: ['invoke'], scopes: [], roles: [] } },
     });
   });
 });
