@@ -51,6 +51,7 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   const auth = await createAuthMiddleware(parsed, {
     ...middlewareOptions,
     ...(logger === undefined ? {} : { logger }),
+    observe: { keyFetch: metrics.keyFetch, tokenCache: metrics.tokenCache },
     // The decision is made once, in the middleware; here it becomes one audit line and the metrics.
     onDecision: (decision: AuthDecision) => {
       log?.[decision.outcome === 'error' ? 'error' : 'info'](decision, 'auth');

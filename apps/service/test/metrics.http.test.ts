@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { createCaptureLogger } from '@authlayer/testkit';
+import { createCaptureLogger, createSigningKey, mintToken, startJwksServer } from '@authlayer/testkit';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 
@@ -47,5 +47,31 @@ describe('GET /metrics', () => {
     await request(await createApp({ auth: { mode: 'api_key' } }, options)).get('/metrics').expect(404);
     await request(await createApp({ auth: { mode: 'api_key' }, metrics: true }, { ...options, metrics: false })).get('/metrics').expect(404);
     await request(await createApp({ auth: { mode: 'api_key' } }, { ...options, metrics: true })).get('/metrics').expect(200);
+  });
+
+  it('counts key fetches and token cache lookups in JWT mode', async () => {
+    const key = await createSigningKey('RS256');
+    const jwks = await startJwksServer([key.publicJwk]);
+    try {
+      const app = await createApp({ auth: { mode: 'jwt', jwt: { jwks_url: jwks.url } }, metrics: true }, options);
+      const seconds = Math.floor(Date.now() / 1000);
+      const token = await mintToken(key, { sub: 'u-1', iat: seconds, exp: seconds + 300 });
+      for (let i = 0; i < 3; i++) {
+        await request(app).post('/invoke').set('Authorization', `Bearer ${token}`).send({ query: 'q' }).expect(200);
+      }
+      const text = (await request(app).get('/metrics').expect(200)).text;
+      expect(sample(text, 'authlayer_key_fetches_total{result="ok"}')).toBe(1);
+      // The cache admits a token on its second verification: miss, miss, hit.
+      expect(sample(text, 'authlayer_token_cache_total{result="miss"}')).toBe(2);
+      expect(sample(text, 'authlayer_token_cache_total{result="hit"}')).toBe(1);
+      // A key set that cannot be read: a fresh app's first fetch fails.
+      jwks.setMode('fail');
+      const down = await createApp({ auth: { mode: 'jwt', jwt: { jwks_url: jwks.url } }, metrics: true }, options);
+      await request(down).post('/invoke').set('Authorization', `Bearer ${token}`).send({ query: 'q' }).expect(401);
+      const after = (await request(down).get('/metrics').expect(200)).text;
+      expect(sample(after, 'authlayer_key_fetches_total{result="error"}')).toBe(1);
+    } finally {
+      await jwks.close();
+    }
   });
 });

@@ -47,10 +47,24 @@ export interface AuthHandler {
   readiness?(): HandlerReadiness;
 }
 
+/**
+ * Counters a handler may move, for operators' metrics (the service turns them into
+ * `authlayer_key_fetches_total` and `authlayer_token_cache_total`). Each is optional, is called
+ * once where the thing happens, and is never given a secret.
+ */
+export interface HandlerObserver {
+  /** One fetch of a remote key set: `ok` (a 200) or `error` (any other answer, or none). */
+  keyFetch?(result: 'ok' | 'error'): void;
+  /** One lookup in a cache of verified tokens. */
+  tokenCache?(result: 'hit' | 'miss'): void;
+}
+
 /** What a handler is given besides its config, so tests can pin the clock and the environment. */
 export interface HandlerDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly logger: Logger;
+  /** Counters for metrics; default: none. */
+  readonly observe?: HandlerObserver;
   /** Milliseconds since the epoch; defaults to `Date.now`. */
   readonly now?: () => number;
 }

@@ -22,6 +22,7 @@ export type {
   CreateHandler,
   HandlerDeps,
   HandlerDescription,
+  HandlerObserver,
   HandlerReadiness,
   KeyState,
   Logger,

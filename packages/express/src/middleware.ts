@@ -7,6 +7,7 @@ import {
   type AuthMode,
   type HandlerDeps,
   type HandlerDescription,
+  type HandlerObserver,
   type HandlerReadiness,
   type Logger,
 } from '@authlayer/core';
@@ -38,6 +39,8 @@ export interface AuthMiddlewareOptions {
   readonly now?: () => number;
   /** How the mode package is imported. Default: a dynamic `import()` by package name. */
   readonly importModule?: ImportModule;
+  /** Counters the handler moves (key fetches, token cache), for metrics. Default: none. */
+  readonly observe?: HandlerObserver;
   /** Called once per authentication decision (audit line, metrics); see `AuthDecision`. */
   readonly onDecision?: DecisionListener;
 }
@@ -90,7 +93,12 @@ export async function createAuthMiddleware(
 ): Promise<AuthMiddleware> {
   const parsed = isParsedAuthConfig(config) ? config : parseAuthConfig(config);
   const logger = options.logger ?? consoleLogger;
-  const deps: HandlerDeps = { env: options.env ?? process.env, logger, now: options.now ?? Date.now };
+  const deps: HandlerDeps = {
+    env: options.env ?? process.env,
+    logger,
+    now: options.now ?? Date.now,
+    ...(options.observe === undefined ? {} : { observe: options.observe }),
+  };
   const { handler, methods } = await loadModeHandler(parsed, deps, options.importModule);
   const limits = parsed.rateLimit === null ? null : await createRateLimits(parsed.rateLimit, logger);
   const flow = { handler, logger, limits, trustProxy: parsed.rateLimit?.trustProxy ?? false, onDecision: options.onDecision };

@@ -58,6 +58,7 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
     if (bearer.kind === 'absent') throw new AuthError('credentials_missing', bearerChallenge('credentials_missing'));
     if (bearer.kind === 'malformed') throw new AuthError('token_malformed', bearerChallenge('token_malformed'));
     const cached = cache.get(bearer.token, now());
+    deps.observe?.tokenCache?.(cached === undefined ? 'miss' : 'hit');
     if (cached !== undefined) return cached;
     try {
       const claims = await verify(bearer.token);

@@ -1,4 +1,4 @@
-import { ConfigError, type JwtAlgorithm, type JwtConfig, type Logger } from '@authlayer/core';
+import { ConfigError, type JwtAlgorithm, type JwtConfig, type HandlerObserver, type Logger } from '@authlayer/core';
 import type { CryptoKey, JWTVerifyGetKey } from 'jose';
 import { createRemoteKeySet, type JwksOptions } from './remote-key-set.js';
 import { loadStaticKeys } from './static-key.js';
@@ -8,6 +8,7 @@ export interface KeySourceDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly logger: Logger;
   readonly jwks?: JwksOptions;
+  readonly observe?: HandlerObserver;
 }
 
 /**
@@ -23,7 +24,7 @@ export async function createKeySource(jwt: JwtConfig, deps: KeySourceDeps): Prom
   if ((jwt.jwksUrl === null) === (jwt.publicKeyEnv === null)) {
     throw new ConfigError({ path: 'auth.jwt', message: 'set exactly one of jwks_url and public_key_env' });
   }
-  if (jwt.jwksUrl !== null) return createRemoteKeySet(jwt.jwksUrl, deps.logger, deps.jwks);
+  if (jwt.jwksUrl !== null) return createRemoteKeySet(jwt.jwksUrl, deps.logger, deps.jwks, deps.observe);
   const keys = await loadStaticKeys(jwt.publicKeyEnv as string, jwt.algorithms, deps.env);
   // jose has already refused any `alg` outside `algorithms`, and there is a key for each of those.
   return (header) => keys.get(header.alg as JwtAlgorithm) as CryptoKey;

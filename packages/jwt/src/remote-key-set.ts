@@ -1,5 +1,5 @@
-import { AuthError, bearerChallenge, type Logger } from '@authlayer/core';
-import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import { AuthError, bearerChallenge, type HandlerObserver, type Logger } from '@authlayer/core';
+import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
 import { joseErrorCode } from './translate-jose-error.js';
 
 /**
@@ -34,11 +34,27 @@ const TOKEN_FAULTS = new Set(['ERR_JWKS_NO_MATCHING_KEY', 'ERR_JWKS_MULTIPLE_MAT
  * outage, and once when the set can be read again. Nothing is fetched at start-up, so a
  * provider that is down then does not stop the service.
  */
-export function createRemoteKeySet(url: string, logger: Logger, options: JwksOptions = {}): JWTVerifyGetKey {
+export function createRemoteKeySet(
+  url: string,
+  logger: Logger,
+  options: JwksOptions = {},
+  observe?: HandlerObserver,
+): JWTVerifyGetKey {
   const getKey = createRemoteJWKSet(new URL(url), {
     timeoutDuration: options.timeoutMs ?? JWKS_DEFAULTS.timeoutMs,
     cooldownDuration: options.cooldownMs ?? JWKS_DEFAULTS.cooldownMs,
     cacheMaxAge: options.cacheMaxAgeMs ?? JWKS_DEFAULTS.cacheMaxAgeMs,
+    // Every fetch jose makes passes here once, so the counter sees fetches, not key lookups.
+    [customFetch]: async (...args: Parameters<typeof fetch>) => {
+      try {
+        const response = await fetch(...args);
+        observe?.keyFetch?.(response.status === 200 ? 'ok' : 'error');
+        return response;
+      } catch (error) {
+        observe?.keyFetch?.('error');
+        throw error;
+      }
+    },
   });
   let down = false;
   const markReadable = (): void => {
