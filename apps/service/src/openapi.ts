@@ -8,6 +8,11 @@ const errorResponse = (description: string): ResponseObject => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
+const RATE_LIMITED: ResponseObject = {
+  ...errorResponse('Over a rate_limit (error "rate_limited"); retry after Retry-After seconds'),
+  headers: { 'Retry-After': { description: 'Seconds until the window ends', schema: { type: 'integer', minimum: 1 } } },
+};
+
 /** The service's OpenAPI 3.1 document, with the security schemes of the active handler. */
 export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
   const { schemes, requirements } = openApiSecurity(auth.config, auth.methods);
@@ -74,6 +79,7 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
         ...(rule === undefined ? {} : { '403': errorResponse(`Authenticated but not allowed: needs ${describeRule(rule)}`) }),
         '413': errorResponse('The body is over 1 MiB'),
         '415': errorResponse('The content type is not JSON'),
+        ...(auth.config.rateLimit === null ? {} : { '429': RATE_LIMITED }),
       },
     },
   });

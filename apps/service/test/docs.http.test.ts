@@ -19,6 +19,14 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(res.body.paths['/invoke'].post.responses)).toEqual(['200', '400', '401', '413', '415']);
   });
 
+  it('documents 429 with Retry-After on /invoke when a rate_limit is configured', async () => {
+    const app = await createApp({ auth: { mode: 'api_key' }, rate_limit: { requests_per_minute: 60 } }, { env, logger: captureLogger() });
+    const { body } = await request(app).get('/openapi.json').expect(200);
+    const limited = body.paths['/invoke'].post.responses['429'];
+    expect(limited.headers['Retry-After'].schema).toEqual({ type: 'integer', minimum: 1 });
+    expect(limited.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+  });
+
   it('names the configured header, and leaves BearerAuth out when allow_bearer is false', async () => {
     const res = await request(await appFor({ header: 'X-Team-Key', allow_bearer: false })).get('/openapi.json').expect(200);
     expect(res.body.components.securitySchemes).toEqual({
