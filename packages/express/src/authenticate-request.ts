@@ -1,6 +1,7 @@
 import { createAuthContext, isAuthError, type AuthContext, type AuthError, type AuthHandler, type AuthMethod, type Logger } from '@authlayer/core';
 import type { NextFunction, Request, Response } from 'express';
 import type { AuthDecision, DecisionListener } from './decision.js';
+import { modeTriedFor } from './combine-handlers.js';
 import { carriesCredentials, isPreflight } from './credentials.js';
 import { kindOf, sendError, sendRefusal } from './error-handler.js';
 import { markAnonymous } from './guards.js';
@@ -91,7 +92,7 @@ async function refuse(
   if (isAuthError(error)) {
     // No credentials at all is not a guess: only presented credentials count as a failure.
     if (error.reason !== 'credentials_missing') await deps.limits?.recordFailure(address);
-    decide({ outcome: 'refused', reason: error.reason, userId: null });
+    decide({ outcome: 'refused', reason: error.reason, userId: null, method: modeTriedFor(req) });
     return sendRefusal(res, error);
   }
   // A handler must reject with AuthError only; anything else is a bug, and we fail closed.

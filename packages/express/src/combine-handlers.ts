@@ -11,6 +11,14 @@ import {
 
 type Method = AuthHandler['method'];
 
+// Which mode a request's credential went to, for the decision (audit line, metrics) of a refusal.
+const tried = new WeakMap<object, Method>();
+
+/** The mode a combined handler chose for `request`, or undefined (one mode, or no credential). */
+export function modeTriedFor(request: object): Method | undefined {
+  return tried.get(request);
+}
+
 /**
  * One handler for several modes on one route (`auth.mode: [api_key, jwt]`). The credential picks
  * the mode: the API key header → `api_key`; `Authorization: Bearer` holding a compact JWS → `jwt`;
@@ -30,6 +38,7 @@ export async function combineHandlers(handlers: readonly AuthHandler[], config: 
   async function authenticate(request: AuthRequest) {
     const handler = pick(request);
     if (handler === undefined) throw noCredentials;
+    tried.set(request, handler.method);
     try {
       return await handler.authenticate(request);
     } catch (error) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createCaptureLogger } from '@authlayer/testkit';
 import express, { type RequestHandler } from 'express';
 import request from 'supertest';
-import { createAuthMiddleware, requirePermissions, requireRoles, requireScopes } from '../src/index.js';
+import { createAuthMiddleware, requireAccess, requirePermissions, requireRoles, requireScopes } from '../src/index.js';
 
 const KEY = 'k3y.with.dots-for-guards';
 const ok: RequestHandler = (req, res) => res.json(req.auth);
@@ -17,6 +17,8 @@ async function appFor(apiKeys: object) {
     res.json(req.auth);
   });
   app.get('/open', auth, ok);
+  app.get('/no-rule', auth, requireAccess(undefined), ok);
+  app.get('/roles-rule', auth, requireAccess({ permissions: [], scopes: [], roles: ['ops'] }), ok);
   app.get('/no-auth-first', requireRoles('admin'), ok);
   return { app, logger, seen };
 }
@@ -57,6 +59,15 @@ describe('guards in API key mode', () => {
     expect(logger.text).toEqual([
       'warn: auth.api_keys.enabled is false: API key mode is off and requests are NOT authenticated',
     ]);
+  });
+});
+
+describe('requireAccess', () => {
+  it('passes any authenticated caller when there is no rule, and guards with the kinds a rule lists', async () => {
+    const { app } = await appFor({});
+    await request(app).get('/no-rule').set('X-API-Key', KEY).expect(200);
+    await request(app).get('/roles-rule').set('X-API-Key', KEY).expect(403, { error: 'forbidden', message: 'the role ops is required' });
+    await request(app).get('/no-rule').expect(401);
   });
 });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { OIDC_RESOURCE, createCaptureLogger, startOidcProvider, type OidcProvider } from '@authlayer/testkit';
 import express, { type RequestHandler } from 'express';
 import request from 'supertest';
-import { createAuthMiddleware, requirePermissions, requireRoles, requireScopes } from '../src/index.js';
+import { createAuthMiddleware, requireAccess, requirePermissions, requireRoles, requireScopes } from '../src/index.js';
 
 // Tokens from a real OpenID provider (testkit's oidc-provider on loopback), one client per caller.
 const CLIENTS = [
@@ -47,6 +47,7 @@ describe('guards with JWTs from a real OpenID provider', () => {
     app.get('/admin', auth, requireRoles('admin'), ok);
     app.get('/both', auth, requirePermissions('invoke', 'admin'), ok);
     app.get('/open', auth, ok);
+    app.get('/rule', auth, requireAccess({ permissions: ['invoke'], scopes: ['read'], roles: ['admin'] }), ok);
   });
   afterAll(() => provider.close());
 
@@ -105,5 +106,13 @@ describe('guards with JWTs from a real OpenID provider', () => {
     await call('get', '/open', 'stringy').expect(200);
     const res = await request(app).post('/invoke').expect(401);
     expect(res.headers['www-authenticate']).toBe('Bearer realm="authlayer"');
+  });
+
+  it('requireAccess checks permissions, then scopes, then roles, all needed', async () => {
+    await call('get', '/rule', 'admin').expect(200);
+    await call('get', '/rule', 'reader').expect(403, { error: 'forbidden', message: 'the permission invoke is required' });
+    const res = await call('get', '/rule', 'invoker').expect(403);
+    expect(res.body.message).toBe('the scope read is required');
+    expect(res.headers['www-authenticate']).toBe(forbidden('the scope read is required', 'read'));
   });
 });

@@ -110,3 +110,29 @@ describe('auth.mode: [jwt, api_key] without allow_bearer', () => {
     expect(none.headers['www-authenticate']).toBe(`Bearer realm="authlayer", ${API_KEY_CHALLENGE}`);
   });
 });
+
+describe('decisions with several modes (onDecision)', () => {
+  it('name the mode the credential went to, allowed or refused', async () => {
+    const decisions: { outcome: string; method: string; reason: string | null }[] = [];
+    const both = await createAuthMiddleware(
+      { auth: { mode: ['api_key', 'jwt'], jwt: { public_key_env: 'JWT_PUBLIC_KEY', leeway_seconds: 0 } } },
+      {
+        env: { SERVICE_API_KEY: KEY, JWT_PUBLIC_KEY: signing.envValue },
+        logger: createCaptureLogger(),
+        now: () => NOW * 1000,
+        onDecision: ({ outcome, method, reason }) => decisions.push({ outcome, method, reason }),
+      },
+    );
+    const server = express().get('/', both, (_req, res) => res.end()).get('/me', both.optional, (_req, res) => res.end());
+    await request(server).get('/').set('Authorization', `Bearer ${await token({})}`).expect(200);
+    await request(server).get('/').set('Authorization', `Bearer ${await token({ exp: NOW - 1 })}`).expect(401);
+    await request(server).get('/').set('X-API-Key', 'wrong').expect(401);
+    await request(server).get('/me').expect(200);
+    expect(decisions).toEqual([
+      { outcome: 'allowed', method: 'jwt', reason: null },
+      { outcome: 'refused', method: 'jwt', reason: 'token_expired' },
+      { outcome: 'refused', method: 'api_key', reason: 'credentials_invalid' },
+      { outcome: 'allowed', method: 'none', reason: null },
+    ]);
+  });
+});
