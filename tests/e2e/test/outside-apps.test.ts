@@ -132,7 +132,7 @@ describe('an app with core, express and api-key from their tarballs', () => {
     expect((await fetch(`${server.url}/me`, { headers: { 'X-API-Key': WRONG_KEY } })).status).toBe(401);
   });
 
-  it('type-checks a TypeScript app against the packed types (req.auth without a cast)', async () => {
+  it('type-checks a TypeScript app against the packed types (req.auth without a cast, guards, auth.optional, ForbiddenError)', async () => {
     const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     await expect(run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: apps['api-key']! })).resolves.toBeDefined();
   });
@@ -210,6 +210,30 @@ describe('an app with a JWT config but without @authlayer/jwt', () => {
   it('keeps a guarded route closed: the no-auth fallback grants nothing (403)', async () => {
     const response = await fetch(`${server.url}/guarded`, { method: 'POST' });
     expect(response.status).toBe(403);
+  });
+
+  // The same app, asked in its own node process with other configs, @authlayer/jwt really absent.
+  const tryConfig = async (config: object) => {
+    const script = `import { createAuthMiddleware } from '@authlayer/express';
+const auth = await createAuthMiddleware(${JSON.stringify(config)}).catch((error) => ({ failed: error.name + ': ' + error.message }));
+console.log(JSON.stringify(auth.failed ?? { methods: auth.methods }));`;
+    const { stdout, stderr } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: apps['jwt-missing']!,
+      env: { ...baseEnv(), SERVICE_API_KEY: API_KEY },
+    });
+    return { result: JSON.parse(stdout.toString()) as unknown, stderr: stderr.toString() };
+  };
+  const jwt = { public_key_env: 'JWT_PUBLIC_KEY' };
+
+  it('with auth.fallback: refuse, refuses to start instead of failing open', async () => {
+    const { result } = await tryConfig({ auth: { mode: 'jwt', fallback: 'refuse', jwt } });
+    expect(result).toBe('ConfigError: auth.mode: the package @authlayer/jwt is not installed and auth.fallback is refuse');
+  });
+
+  it('with auth.mode [api_key, jwt], leaves only jwt out, with a warning naming it', async () => {
+    const { result, stderr } = await tryConfig({ auth: { mode: ['api_key', 'jwt'], jwt } });
+    expect(result).toEqual({ methods: ['api_key'] });
+    expect(stderr).toMatch(/auth\.mode lists jwt but the package @authlayer\/jwt is not installed: jwt is left out/);
   });
 });
 
