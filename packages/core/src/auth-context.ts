@@ -1,5 +1,5 @@
 /** How an {@link AuthContext} was produced. `none` means the request was not authenticated. */
-export type AuthMethod = 'api_key' | 'jwt' | 'none';
+export type AuthMethod = 'api_key' | 'jwt' | 'oauth2' | 'none';
 
 /**
  * The authenticated identity of a request, as `req.auth` holds it and as `/invoke` returns it.

@@ -36,6 +36,7 @@ export type { AccessRule, AuthConfig, ApiKeysConfig, ClaimsConfig, JwtConfig, Ro
 export { FALLBACKS } from './config/access-schema.js';
 export type { Fallback } from './config/access-schema.js';
 export type { RateLimitConfig } from './config/operations-config.js';
+export type { OAuth2Config } from './config/oauth2-config.js';
 export { ConfigError, isConfigError } from './config/config-error.js';
 export type { ConfigIssue } from './config/config-error.js';
 export { configSchema } from './config/config-schema.js';
@@ -46,8 +47,9 @@ export {
   EC_ALGORITHMS,
   HMAC_ALGORITHMS,
   JWT_ALGORITHMS,
+  OAUTH2_AUTH_METHODS,
   RSA_ALGORITHMS,
 } from './config/defaults.js';
-export type { AuthMode, JwtAlgorithm } from './config/defaults.js';
+export type { AuthMode, JwtAlgorithm, OAuth2AuthMethod } from './config/defaults.js';
 export { loadConfig, parseYaml } from './config/load-config-file.js';
 export { isParsedAuthConfig, parseAuthConfig } from './config/parse-auth-config.js';

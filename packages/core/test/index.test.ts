@@ -14,6 +14,7 @@ describe('@authlayer/core public API', () => {
       'ForbiddenError',
       'HMAC_ALGORITHMS',
       'JWT_ALGORITHMS',
+      'OAUTH2_AUTH_METHODS',
       'REALM',
       'RSA_ALGORITHMS',
       'apiKeyChallenge',
@@ -43,7 +44,8 @@ describe('@authlayer/core public API', () => {
   });
 
   it('lists the modes and keeps DEFAULTS frozen', () => {
-    expect(core.AUTH_MODES).toEqual(['api_key', 'jwt']);
+    expect(core.AUTH_MODES).toEqual(['api_key', 'jwt', 'oauth2']);
+    expect(core.OAUTH2_AUTH_METHODS).toEqual(['client_secret_basic', 'client_secret_post']);
     expect(Object.isFrozen(core.DEFAULTS)).toBe(true);
     expect(Object.isFrozen(core.DEFAULTS.apiKeys)).toBe(true);
     expect(Object.isFrozen(core.DEFAULTS.jwt.algorithms)).toBe(true);

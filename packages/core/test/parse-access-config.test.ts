@@ -33,10 +33,10 @@ describe('auth.mode as a list', () => {
   });
 
   it.each([
-    ['an unknown entry', ['api_key', 'oauth2'], 'auth.mode[1]', 'must be one of: api_key, jwt'],
+    ['an unknown entry', ['api_key', 'saml'], 'auth.mode[1]', 'must be one of: api_key, jwt, oauth2'],
     ['an empty list', [], 'auth.mode', 'must list at least one mode'],
-    ['an unknown mode', 'oauth2', 'auth.mode', 'must be one of: api_key, jwt'],
-    ['a number', 7, 'auth.mode', 'must be one of: api_key, jwt'],
+    ['an unknown mode', 'saml', 'auth.mode', 'must be one of: api_key, jwt, oauth2'],
+    ['a number', 7, 'auth.mode', 'must be one of: api_key, jwt, oauth2'],
   ])('refuses %s, naming the path', (_name, mode, path, message) => {
     expect(issuesOf({ auth: { mode } })).toEqual([{ path, message }]);
   });

@@ -14,6 +14,11 @@ const DEFAULT_JWT = {
   jwksUrl: null, publicKeyEnv: null, issuer: null, audience: null, algorithms: ['RS256'], leewaySeconds: 30,
   claims: DEFAULT_CLAIMS,
 };
+const DEFAULT_OAUTH2 = {
+  introspectionUrl: null, discovery: false, issuer: null, audience: null, clientId: null,
+  clientSecretEnv: 'OAUTH2_CLIENT_SECRET', authMethod: 'client_secret_basic', cacheSeconds: 60, timeoutMs: 5000,
+  claims: DEFAULT_CLAIMS,
+};
 
 /** Runs the parser and returns the ConfigError it must throw. */
 function configErrorOf(raw: unknown): ConfigError {
@@ -38,6 +43,7 @@ describe('parseAuthConfig: defaults', () => {
       fallback: 'no_auth',
       apiKeys: DEFAULT_API_KEYS,
       jwt: DEFAULT_JWT,
+      oauth2: DEFAULT_OAUTH2,
       roles: [],
       rateLimit: null,
       metrics: false,
@@ -52,6 +58,7 @@ describe('parseAuthConfig: defaults', () => {
       fallback: 'no_auth',
       apiKeys: DEFAULT_API_KEYS,
       jwt: { ...DEFAULT_JWT, jwksUrl: jwks.jwks_url },
+      oauth2: DEFAULT_OAUTH2,
       roles: [],
       rateLimit: null,
       metrics: false,
@@ -99,6 +106,7 @@ describe('parseAuthConfig: defaults', () => {
         leewaySeconds: 0,
         claims: { ...DEFAULT_CLAIMS, userId: 'uid', tenantId: 'org.id', scopes: 'scp' },
       },
+      oauth2: DEFAULT_OAUTH2,
       roles: [
         { name: 'admin', permissions: ['a', 'b'] },
         { name: 'user', permissions: [] },
@@ -183,8 +191,8 @@ const refused: RefusedCase[] = [
   { name: 'no auth section', raw: {}, path: 'auth', message: 'is required' },
   { name: 'auth null', raw: { auth: null }, path: 'auth', message: 'must be a mapping, not null' },
   // mode
-  { name: 'unknown mode', raw: { auth: { mode: 'oauth2' } }, path: 'auth.mode', message: 'must be one of: api_key, jwt' },
-  { name: 'mode in upper case', raw: { auth: { mode: 'API_KEY' } }, path: 'auth.mode', message: 'must be one of: api_key, jwt' },
+  { name: 'unknown mode', raw: { auth: { mode: 'saml' } }, path: 'auth.mode', message: 'must be one of: api_key, jwt, oauth2' },
+  { name: 'mode in upper case', raw: { auth: { mode: 'API_KEY' } }, path: 'auth.mode', message: 'must be one of: api_key, jwt, oauth2' },
   // header
   { name: 'empty header', raw: apiKeys({ header: '' }), path: 'auth.api_keys.header', message: 'must not be empty' },
   {
@@ -221,7 +229,7 @@ const refused: RefusedCase[] = [
   { name: 'algorithms as a string', raw: jwt({ algorithms: 'RS256' }), path: 'auth.jwt.algorithms', message: 'must be a list, not a string' },
   // unknown fields, at every level
   { name: 'unknown top-level field', raw: { auth: {}, rate_limits: 5 }, path: 'rate_limits', message: 'unknown field' },
-  { name: 'unknown auth field', raw: { auth: { oauth2: {} } }, path: 'auth.oauth2', message: 'unknown field' },
+  { name: 'unknown auth field', raw: { auth: { saml: {} } }, path: 'auth.saml', message: 'unknown field' },
   { name: 'unknown api_keys field', raw: apiKeys({ envvar: 'K' }), path: 'auth.api_keys.envvar', message: 'unknown field' },
   { name: 'unknown jwt field', raw: jwt({ jwks: 'x' }), path: 'auth.jwt.jwks', message: 'unknown field' },
   { name: 'unknown claims field', raw: jwt({ claims: { sub: 'x' } }), path: 'auth.jwt.claims.sub', message: 'unknown field' },
@@ -331,10 +339,10 @@ describe('parseAuthConfig: refused configs', () => {
 
   it('reports several issues at once, in order, on one line', () => {
     const error = configErrorOf({
-      auth: { mode: 'oauth2', api_keys: { header: '', enabled: 1, extra: true }, jwt: { leeway_seconds: 301 } },
+      auth: { mode: 'saml', api_keys: { header: '', enabled: 1, extra: true }, jwt: { leeway_seconds: 301 } },
     });
     expect(error.issues).toEqual([
-      { path: 'auth.mode', message: 'must be one of: api_key, jwt' },
+      { path: 'auth.mode', message: 'must be one of: api_key, jwt, oauth2' },
       { path: 'auth.api_keys.header', message: 'must not be empty' },
       { path: 'auth.api_keys.enabled', message: `${BOOL}, not a number` },
       { path: 'auth.api_keys.extra', message: 'unknown field' },
@@ -392,7 +400,7 @@ describe('parseAuthConfig: the result', () => {
 
   it('serialises to plain JSON without the parsed marker', () => {
     const config = parseAuthConfig({ auth: {} });
-    expect(Object.keys(config)).toEqual(['mode', 'modes', 'fallback', 'apiKeys', 'jwt', 'roles', 'rateLimit', 'metrics', 'access']);
+    expect(Object.keys(config)).toEqual(['mode', 'modes', 'fallback', 'apiKeys', 'jwt', 'oauth2', 'roles', 'rateLimit', 'metrics', 'access']);
     expect(JSON.parse(JSON.stringify(config))).toEqual(config);
   });
 });

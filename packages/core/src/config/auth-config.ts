@@ -1,6 +1,7 @@
 import type { Fallback } from './access-schema.js';
 import type { AuthMode, JwtAlgorithm } from './defaults.js';
 import type { RateLimitConfig } from './operations-config.js';
+import type { OAuth2Config } from './oauth2-config.js';
 
 /** `auth.api_keys`, with every default filled in. */
 export interface ApiKeysConfig {
@@ -18,7 +19,7 @@ export interface ApiKeysConfig {
   readonly rotationDays: number;
 }
 
-/** `auth.jwt.claims`: claim names (dot paths allowed) for each identity field. */
+/** `auth.jwt.claims`, `auth.oauth2.claims`: claim names (dot paths allowed) for each identity field. */
 export interface ClaimsConfig {
   readonly userId: string;
   readonly email: string;
@@ -59,6 +60,7 @@ export interface AuthConfig {
   readonly fallback: Fallback;
   readonly apiKeys: ApiKeysConfig;
   readonly jwt: JwtConfig;
+  readonly oauth2: OAuth2Config;
   readonly roles: readonly RoleConfig[];
   /** Top-level `rate_limit`; `null` (the default) means no limits. */
   readonly rateLimit: RateLimitConfig | null;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accessSchema, fallbackSchema } from './access-schema.js';
-import { AUTH_MODES, DEFAULTS, HMAC_ALGORITHMS, JWT_ALGORITHMS } from './defaults.js';
+import { AUTH_MODES, DEFAULTS, HMAC_ALGORITHMS, JWT_ALGORITHMS, OAUTH2_AUTH_METHODS } from './defaults.js';
 import { operationsFields } from './operations-config.js';
 
 // RFC 9110 §5.6.2: a field name is a token.
@@ -84,6 +84,47 @@ const jwtSchema = z
   })
   .prefault({});
 
+// --- OAuth2 mode (`auth.oauth2`, RFC 7662 token introspection) ---
+
+/** `auth.oauth2`: where and how tokens are introspected. */
+const oauth2Schema = z
+  .strictObject({
+    introspection_url: keySetUrl.nullable().default(null),
+    discovery: z.boolean().default(DEFAULTS.oauth2.discovery),
+    issuer: text.nullable().default(null),
+    audience: text.nullable().default(null),
+    client_id: text.nullable().default(null),
+    client_secret_env: envVarName.default(DEFAULTS.oauth2.clientSecretEnv),
+    auth_method: z.enum(OAUTH2_AUTH_METHODS).default(DEFAULTS.oauth2.authMethod),
+    cache_seconds: z
+      .int()
+      .min(0, `must be 0 to ${DEFAULTS.oauth2.cacheMaxSeconds}`)
+      .max(DEFAULTS.oauth2.cacheMaxSeconds, `must be 0 to ${DEFAULTS.oauth2.cacheMaxSeconds}`)
+      .default(DEFAULTS.oauth2.cacheSeconds),
+    timeout_ms: z
+      .int()
+      .min(1, `must be 1 to ${DEFAULTS.oauth2.timeoutMaxMs}`)
+      .max(DEFAULTS.oauth2.timeoutMaxMs, `must be 1 to ${DEFAULTS.oauth2.timeoutMaxMs}`)
+      .default(DEFAULTS.oauth2.timeoutMs),
+    claims: claimsSchema.nullable().default(null),
+  })
+  .prefault({});
+
+type OAuth2Input = z.output<typeof oauth2Schema>;
+
+/** The rules of `auth.oauth2` that span several fields. */
+function checkOAuth2(modes: readonly string[], oauth2: OAuth2Input, ctx: z.RefinementCtx): void {
+  const issue = (message: string, field?: string): void =>
+    ctx.addIssue({ code: 'custom', path: ['auth', 'oauth2', ...(field === undefined ? [] : [field])], message });
+  if (oauth2.discovery && oauth2.issuer === null) issue('discovery needs issuer', 'issuer');
+  if (oauth2.discovery && oauth2.introspection_url !== null) issue('set introspection_url or discovery, not both');
+  if (!modes.includes('oauth2')) return;
+  if (!oauth2.discovery && oauth2.introspection_url === null) issue('oauth2 mode needs introspection_url, or issuer with discovery: true');
+  if (oauth2.client_id === null) issue('oauth2 mode needs client_id', 'client_id');
+}
+
+// --- end of OAuth2 mode ---
+
 const roleSchema = z.strictObject({
   name: text,
   permissions: z.array(text).default([]),
@@ -100,6 +141,7 @@ export const configSchema = z
       fallback: fallbackSchema,
       api_keys: apiKeysSchema,
       jwt: jwtSchema,
+      oauth2: oauth2Schema,
     }),
     roles: z.array(roleSchema).default([]),
     ...operationsFields,
@@ -121,6 +163,7 @@ export const configSchema = z
         message: `${hmac.join(', ')} need a shared secret through public_key_env, not jwks_url`,
       });
     }
+    checkOAuth2([config.auth.mode].flat(), config.auth.oauth2, ctx);
     const seen = new Set<string>();
     config.roles.forEach((role, index) => {
       if (seen.has(role.name)) {

@@ -6,8 +6,12 @@ export const JWT_ALGORITHMS = [...RSA_ALGORITHMS, ...EC_ALGORITHMS, ...HMAC_ALGO
 export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 
 /** The modes `auth.mode` may name. Each maps to the package `@authlayer/<mode with - for _>`. */
-export const AUTH_MODES = ['api_key', 'jwt'] as const;
+export const AUTH_MODES = ['api_key', 'jwt', 'oauth2'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
+
+/** How `auth.oauth2` authenticates to the introspection endpoint (RFC 6749 §2.3.1). */
+export const OAUTH2_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+export type OAuth2AuthMethod = (typeof OAUTH2_AUTH_METHODS)[number];
 
 /** The spec's defaults, in one place. */
 export const DEFAULTS = Object.freeze({
@@ -27,6 +31,19 @@ export const DEFAULTS = Object.freeze({
     audience: null,
     algorithms: Object.freeze(['RS256'] as JwtAlgorithm[]),
     leewaySeconds: 30,
+  }),
+  oauth2: Object.freeze({
+    introspectionUrl: null,
+    discovery: false,
+    issuer: null,
+    audience: null,
+    clientId: null,
+    clientSecretEnv: 'OAUTH2_CLIENT_SECRET',
+    authMethod: 'client_secret_basic' as OAuth2AuthMethod,
+    cacheSeconds: 60,
+    cacheMaxSeconds: 3600,
+    timeoutMs: 5000,
+    timeoutMaxMs: 60_000,
   }),
   claims: Object.freeze({
     userId: 'sub',

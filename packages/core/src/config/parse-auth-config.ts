@@ -2,7 +2,9 @@ import type { z } from 'zod';
 import type { AuthConfig } from './auth-config.js';
 import type { AuthMode } from './defaults.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
-import { claimsSchema, configSchema, type RawConfigOutput } from './config-schema.js';
+import { toClaimsConfig } from './claims-config.js';
+import { configSchema, type RawConfigOutput } from './config-schema.js';
+import { toOAuth2Config } from './oauth2-config.js';
 import { toRateLimitConfig } from './operations-config.js';
 
 const PARSED = Symbol.for('authlayer.config');
@@ -30,7 +32,6 @@ export function isParsedAuthConfig(value: unknown): value is AuthConfig {
 
 function toAuthConfig({ auth, roles, rate_limit: rateLimit, metrics, access }: RawConfigOutput): AuthConfig {
   const { api_keys: keys, jwt } = auth;
-  const claims = jwt.claims ?? claimsSchema.parse({});
   const modes = [...new Set([auth.mode].flat())];
   const config: AuthConfig = {
     mode: modes[0] as AuthMode,
@@ -51,16 +52,9 @@ function toAuthConfig({ auth, roles, rate_limit: rateLimit, metrics, access }: R
       audience: jwt.audience,
       algorithms: [...new Set(jwt.algorithms)],
       leewaySeconds: jwt.leeway_seconds,
-      claims: {
-        userId: claims.user_id,
-        email: claims.email,
-        name: claims.name,
-        roles: claims.roles,
-        permissions: claims.permissions,
-        scopes: claims.scopes,
-        tenantId: claims.tenant_id,
-      },
+      claims: toClaimsConfig(jwt.claims),
     },
+    oauth2: toOAuth2Config(auth.oauth2, toClaimsConfig(auth.oauth2.claims)),
     roles: roles.map((role) => ({ name: role.name, permissions: [...new Set(role.permissions)] })),
     rateLimit: toRateLimitConfig(rateLimit),
     metrics,
