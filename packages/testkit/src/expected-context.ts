@@ -1,6 +1,6 @@
 /** The contract's AuthContext JSON, every field spelled out here rather than taken from core. */
 export interface ContextJson {
-  method: 'api_key' | 'jwt' | 'none';
+  method: 'api_key' | 'jwt' | 'oauth2' | 'none';
   userId: string | null;
   email: string | null;
   name: string | null;

@@ -11,6 +11,8 @@ export type { RecordingServer } from './recording-server.js';
 export { createSigningKey } from './signing-key.js';
 export type { SigningKey } from './signing-key.js';
 export { OIDC_RESOURCE, startOidcProvider } from './oidc-provider.js';
+export { startOpaqueTokenProvider } from './opaque-token-provider.js';
+export type { IntrospectionClientCredentials, IntrospectionMode, OpaqueTokenProvider } from './opaque-token-provider.js';
 export type { OidcClient, OidcProvider } from './oidc-provider.js';
 export { expectedContext } from './expected-context.js';
 export type { ContextJson } from './expected-context.js';

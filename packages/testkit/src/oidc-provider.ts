@@ -1,4 +1,5 @@
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import { obtainClientCredentialsToken } from './client-credentials.js';
 import { startLoopbackServer } from './loopback-server.js';
 
 /** The resource (RFC 8707) the provider issues access tokens for; it becomes their `aud`. */
@@ -87,24 +88,9 @@ export async function startOidcProvider(
     jwksUri: discovery.jwks_uri as string,
     tokenEndpoint,
     clientId: CLIENT.client_id,
-    async obtainToken(clientId = CLIENT.client_id) {
+    obtainToken(clientId = CLIENT.client_id) {
       const scope = extraClients.find((client) => client.id === clientId)?.scope ?? 'invoke read';
-      const response = await fetch(tokenEndpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          scope,
-          resource: OIDC_RESOURCE,
-          client_id: clientId,
-          client_secret: SECRET,
-        }),
-      });
-      const body = (await response.json()) as { access_token?: unknown; token_type?: unknown };
-      if (response.status !== 200 || typeof body.access_token !== 'string' || body.token_type !== 'Bearer') {
-        throw new Error(`the provider gave no token (HTTP ${response.status})`);
-      }
-      return body.access_token;
+      return obtainClientCredentialsToken({ tokenEndpoint, clientId, clientSecret: SECRET, scope, resource: OIDC_RESOURCE });
     },
     close: () => server.close(),
   };

@@ -1,0 +1,119 @@
+import {
+  AuthError,
+  bearerChallenge,
+  ConfigError,
+  createClaimsMapper,
+  isAuthError,
+  readBearerToken,
+  redactUrl,
+  type AuthConfig,
+  type AuthContext,
+  type AuthHandler,
+  type AuthRequest,
+  type HandlerDeps,
+  type KeyState,
+} from '@authlayer/core';
+import { createAnswerCache, digestOf, type AnswerCacheOptions } from './answer-cache.js';
+import { checkAnswer } from './check-answer.js';
+import { createIntrospect } from './introspect.js';
+import { createEndpointSource } from './introspection-endpoint.js';
+import { createProviderHealth } from './provider-health.js';
+
+/** {@link HandlerDeps} plus the optional bounds of the answer cache (not in the config file). */
+export interface OAuth2HandlerDeps extends HandlerDeps {
+  readonly answerCache?: AnswerCacheOptions;
+}
+
+const PATH = 'auth.oauth2';
+
+/**
+ * Creates the handler of `auth.mode: oauth2` (RFC 7662 token introspection). Start-up work: the
+ * client secret is read from `client_secret_env` (unset or empty → ConfigError naming the
+ * variable). Nothing is fetched at start-up.
+ *
+ * `authenticate` reads `Authorization: Bearer <token>` and asks the introspection endpoint about
+ * it; an `active` answer that passes `exp`, `nbf`, `iss` and `aud` is mapped to an `AuthContext`
+ * with `method: "oauth2"` (the shared claims mapping of core). Active answers are kept for
+ * `cache_seconds`, never past `exp`, keyed by a SHA-256 digest of the token; refusals and
+ * failures are never kept. Concurrent requests with the same token share one introspection
+ * request. A provider that is down, slow past `timeout_ms`, or answers anything but a 200 with
+ * a JSON object → 401 `key_unavailable`. Rejects with `AuthError` and nothing else.
+ *
+ * @throws ConfigError when `client_id` or the client secret is missing.
+ * @throws TypeError when called without a config or deps.
+ * @example
+ * const config = parseAuthConfig({ auth: { mode: 'oauth2', oauth2: { introspection_url: 'https://sso.example.com/introspect', client_id: 'api' } } });
+ * const handler = await createOAuth2Handler(config, { env: process.env, logger: console });
+ * const context = await handler.authenticate({ headers: req.headers });
+ */
+export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2HandlerDeps): Promise<AuthHandler> {
+  if (typeof config?.oauth2 !== 'object' || typeof deps?.env !== 'object' || typeof deps.logger !== 'object') {
+    throw new TypeError('createOAuth2Handler(config, deps) needs a parsed config and { env, logger }');
+  }
+  const settings = config.oauth2;
+  const clientSecret = readSecret(settings.clientSecretEnv, deps.env);
+  if (settings.clientId === null) throw new ConfigError({ path: `${PATH}.client_id`, message: 'oauth2 mode needs client_id' });
+  const now = deps.now ?? Date.now;
+  const endpoint = createEndpointSource(settings);
+  const introspect = createIntrospect({ ...settings, clientId: settings.clientId, clientSecret });
+  const health = createProviderHealth(deps.logger);
+  const mapClaims = createClaimsMapper('oauth2', settings.claims, config.roles);
+  const cache = createAnswerCache(settings.cacheSeconds, deps.answerCache);
+  const inFlight = new Map<string, Promise<AuthContext>>();
+
+  async function lookUp(token: string, key: string): Promise<AuthContext> {
+    let answer: Record<string, unknown>;
+    try {
+      answer = await introspect(await endpoint(), token);
+      const exp = checkAnswer(answer, settings, now());
+      health.succeeded();
+      const context = mapClaims(answer);
+      cache.set(key, context, exp, now());
+      return context;
+    } catch (error) {
+      if (isAuthError(error)) {
+        health.succeeded();
+        throw error;
+      }
+      health.failed(error);
+      throw new AuthError('key_unavailable', bearerChallenge('key_unavailable'));
+    }
+  }
+
+  function authenticate(request: AuthRequest): Promise<AuthContext> {
+    const bearer = readBearerToken(request);
+    if (bearer.kind === 'absent') return Promise.reject(new AuthError('credentials_missing', bearerChallenge('credentials_missing')));
+    if (bearer.kind === 'malformed') return Promise.reject(new AuthError('token_malformed', bearerChallenge('token_malformed')));
+    const key = digestOf(bearer.token);
+    const cached = cache.get(key, now());
+    if (cached !== undefined) return Promise.resolve(cached);
+    // One introspection request per token at a time: concurrent requests share its answer.
+    let pending = inFlight.get(key);
+    if (pending === undefined) {
+      pending = lookUp(bearer.token, key).finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  const describe = () => ({
+    introspection_url: settings.introspectionUrl === null ? null : redactUrl(settings.introspectionUrl),
+    discovery: settings.discovery,
+    issuer: settings.issuer,
+    client_id: settings.clientId,
+    client_secret_env: { [settings.clientSecretEnv]: 'set' },
+    auth_method: settings.authMethod,
+    cache_seconds: settings.cacheSeconds,
+    timeout_ms: settings.timeoutMs,
+  });
+  const readiness = () => ({ ready: health.state() !== 'unavailable', keys: health.state() as KeyState });
+  return Object.freeze({ method: 'oauth2' as const, authenticate, describe, readiness });
+}
+
+function readSecret(name: string, env: HandlerDeps['env']): string {
+  const value = env[name];
+  if (value === undefined || value === '') {
+    throw new ConfigError({ path: `${PATH}.client_secret_env`, message: `the variable ${name} is unset or empty` });
+  }
+  return value;
+}
