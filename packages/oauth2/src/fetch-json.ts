@@ -51,8 +51,9 @@ async function readBounded(response: Response): Promise<string> {
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  // A body without Content-Length (chunked) is counted as it arrives.
-  for await (const chunk of response.body ?? []) {
+  // A body without Content-Length (chunked) is counted as it arrives. A 200 always has a body
+  // stream (fetch gives `null` only for 101, 204, 205 and 304).
+  for await (const chunk of response.body as ReadableStream<Uint8Array>) {
     size += chunk.byteLength;
     if (size > MAX_ANSWER_BYTES) throw new FetchFailure('too large');
     chunks.push(chunk);
