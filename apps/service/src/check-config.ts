@@ -37,9 +37,10 @@ export async function checkConfig(path: string, config: AuthConfig, options: Aut
   const names = keyMaterialVariables(config);
   const keyMaterial = Object.fromEntries(names.map((name) => [name, env[name] ? 'set' : 'unset'] as const));
   const { roles, rateLimit, metrics, access, modes, ...rest } = config;
-  const resolved = toSnakeCase(rest) as { mode: unknown; jwt: { jwks_url: string | null } };
+  const resolved = toSnakeCase(rest) as { mode: unknown; jwt: { jwks_url: string | null }; oauth2: { introspection_url: string | null } };
   resolved.mode = modes.length > 1 ? modes : config.mode;
   resolved.jwt.jwks_url = resolved.jwt.jwks_url === null ? null : redactUrl(resolved.jwt.jwks_url);
+  resolved.oauth2.introspection_url = resolved.oauth2.introspection_url === null ? null : redactUrl(resolved.oauth2.introspection_url);
   const limits =
     rateLimit === null
       ? null
@@ -60,6 +61,7 @@ function keyMaterialVariables(config: AuthConfig): string[] {
   const names: string[] = [];
   if (config.modes.includes('api_key') && config.apiKeys.enabled) names.push(expectedKeyVariable(config));
   if (config.modes.includes('jwt') && config.jwt.publicKeyEnv !== null) names.push(config.jwt.publicKeyEnv);
+  if (config.modes.includes('oauth2')) names.push(config.oauth2.clientSecretEnv);
   return names;
 }
 

@@ -31,7 +31,7 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
       type: 'object',
       required: ['method', 'userId', 'email', 'name', 'roles', 'permissions', 'scopes', 'tenantId'],
       properties: {
-        method: { type: 'string', enum: ['api_key', 'jwt', 'none'] },
+        method: { type: 'string', enum: ['api_key', 'jwt', 'oauth2', 'none'] },
         userId: { type: ['string', 'null'] },
         email: { type: ['string', 'null'] },
         name: { type: ['string', 'null'] },

@@ -12,8 +12,8 @@ export interface OpenApiSecurity {
 /**
  * Builds the security schemes a config calls for: `APIKeyHeader` (apiKey in the configured
  * header) in API key mode, `BearerAuth` (http bearer) when `allow_bearer` is on or jwt is checked
- * (then with `bearerFormat: JWT`, and one `BearerAuth` serves both when both are listed). Every
- * scheme is an alternative (`security: [{APIKeyHeader: []}, {BearerAuth: []}]`). Pass the
+ * or oauth2 is checked (with `bearerFormat: JWT` when jwt is and oauth2 is not; one `BearerAuth`
+ * serves every mode that takes a Bearer token). Every scheme is an alternative (`security: [{APIKeyHeader: []}, {BearerAuth: []}]`). Pass the
  * middleware's `methods` so that a left-out mode or the no-auth fallback documents no scheme that
  * is not checked.
  *
@@ -32,11 +32,15 @@ export function openApiSecurity(
   if (checked.has('api_key')) {
     schemes.APIKeyHeader = { type: 'apiKey', in: 'header', name: header, description: `API key in the ${header} header` };
   }
-  if (checked.has('jwt')) {
-    const description = apiKeyBearer ? 'JWT access token, or API key as a Bearer token' : 'JWT access token';
-    schemes.BearerAuth = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description };
-  } else if (apiKeyBearer) {
-    schemes.BearerAuth = { type: 'http', scheme: 'bearer', description: 'API key as a Bearer token' };
+  // One BearerAuth for every mode that takes a Bearer token; `bearerFormat: JWT` unless opaque tokens are taken too.
+  const bearers = [
+    checked.has('jwt') ? 'JWT access token' : undefined,
+    checked.has('oauth2') ? 'OAuth2 access token, checked at the provider (RFC 7662)' : undefined,
+    apiKeyBearer ? 'API key as a Bearer token' : undefined,
+  ].filter((text): text is string => text !== undefined);
+  if (bearers.length > 0) {
+    const format = checked.has('jwt') && !checked.has('oauth2') ? { bearerFormat: 'JWT' } : {};
+    schemes.BearerAuth = { type: 'http', scheme: 'bearer', ...format, description: bearers.join(', or ') };
   }
   return { schemes, requirements: Object.keys(schemes).map((name) => ({ [name]: [] })) };
 }

@@ -7,14 +7,19 @@ import { expectedContext } from '@authlayer/testkit';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
-describe('JWT mode without @authlayer/jwt installed', () => {
+const OAUTH2 = { mode: 'oauth2', oauth2: { introspection_url: 'http://127.0.0.1:9/introspect', client_id: 'api' } };
+
+describe.each([
+  ['jwt', '@authlayer/jwt', undefined, {}],
+  ['oauth2', '@authlayer/oauth2', JSON.stringify(OAUTH2), { OAUTH2_CLIENT_SECRET: 'a-secret' }],
+])('%s mode without %s installed', (mode, pkg, authSection, extraEnv) => {
   let child: ChildProcess;
   let stderr = '';
   let ready: { port: number; method: string };
 
   beforeAll(async () => {
     child = spawn(process.execPath, ['--import', fixture('hide-packages.mjs'), fixture('jwt-mode-server.mjs')], {
-      env: { ...process.env, AUTHLAYER_HIDE_PACKAGES: '@authlayer/jwt' },
+      env: { ...process.env, ...extraEnv, AUTHLAYER_HIDE_PACKAGES: pkg, ...(authSection === undefined ? {} : { AUTHLAYER_TEST_AUTH: authSection }) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -37,8 +42,8 @@ describe('JWT mode without @authlayer/jwt installed', () => {
 
   it('warns loudly, naming the package and saying requests are NOT authenticated', () => {
     expect(stderr.trim().split('\n')).toEqual([
-      '[authlayer] WARNING: auth.mode is "jwt" but the package @authlayer/jwt is not installed: falling back to the ' +
-        'no-auth handler, requests are NOT authenticated. Install @authlayer/jwt to authenticate requests.',
+      `[authlayer] WARNING: auth.mode is "${mode}" but the package ${pkg} is not installed: falling back to the ` +
+        `no-auth handler, requests are NOT authenticated. Install ${pkg} to authenticate requests.`,
     ]);
   });
 

@@ -28,6 +28,14 @@ describe('openApiSecurity', () => {
     });
   });
 
+  it('offers BearerAuth without a format in oauth2 mode', () => {
+    const config = parseAuthConfig({ auth: { mode: 'oauth2', oauth2: { introspection_url: 'https://idp.example.com/i', client_id: 'c' } } });
+    expect(openApiSecurity(config)).toEqual({
+      schemes: { BearerAuth: { type: 'http', scheme: 'bearer', description: 'OAuth2 access token, checked at the provider (RFC 7662)' } },
+      requirements: [{ BearerAuth: [] }],
+    });
+  });
+
   it('documents no scheme when the active handler checks nothing', () => {
     const config = parseAuthConfig({ auth: { mode: 'jwt', jwt: { jwks_url: 'https://idp.example.com/jwks' } } });
     expect(openApiSecurity(config, 'none')).toEqual({ schemes: {}, requirements: [] });
