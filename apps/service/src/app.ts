@@ -10,7 +10,7 @@ import {
   type AuthMiddlewareOptions,
 } from '@authlayer/express';
 import { isParsedAuthConfig, parseAuthConfig, type AuthConfig } from '@authlayer/core';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Logger as Pino } from 'pino';
 import { pinoHttp } from 'pino-http';
@@ -63,6 +63,9 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   app.disable('x-powered-by');
   app.use(requestId());
   if (log !== undefined) app.use(requestLog(log, secretHeaders(auth.config)));
+  // Contract: any other method is 404. Without this, Express's routers answer OPTIONS themselves
+  // (200 text/plain "POST"); a CORS preflight is the app's CORS handler's, and there is none here.
+  app.use(onlyMethods('GET', 'HEAD', 'POST'));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', auth: describeAuth(auth) });
   });
@@ -94,4 +97,11 @@ function requestLog(log: Pino, secret: readonly string[]) {
  */
 export function describeAuth(auth: AuthMiddleware): { mode: string | readonly string[]; handler: string | readonly string[] } {
   return auth.modes.length > 1 ? { mode: auth.modes, handler: auth.methods } : { mode: auth.mode, handler: auth.method };
+}
+
+/** Answers 404 `not_found` to any method but those listed, before any route can answer it. */
+function onlyMethods(...methods: string[]): RequestHandler {
+  const allowed = new Set(methods);
+  const refuse = notFound();
+  return (req, res, next) => (allowed.has(req.method) ? next() : refuse(req, res, next));
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { isConfigError, loadConfig, type AuthConfig, type Logger } from '@authlayer/core';
+import { continueAfterAuthentication } from '@authlayer/express';
 import cluster from 'node:cluster';
 import { createApp } from './app.js';
 import { checkConfig } from './check-config.js';
@@ -33,6 +34,8 @@ async function serve(settings: Settings, config: AuthConfig, log: ReturnType<typ
   const app = await createApp(config, { log, ...(settings.metrics === null ? {} : { metrics: settings.metrics }) });
   const server = app.listen(settings.port, settings.host);
   answerClientErrors(server);
+  // Expect: 100-continue gets its 100 only once the request is authenticated.
+  continueAfterAuthentication(server, app);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

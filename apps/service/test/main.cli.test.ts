@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
+import { openRawConnection } from '@authlayer/testkit';
 import { runToExit, startService, writeConfig } from './cli.js';
 
 const EC_PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
@@ -103,6 +104,22 @@ describe('the running CLI', () => {
     });
     expect(status).toBe(431);
     expect(JSON.parse(body)).toEqual({ error: 'invalid_request', message: 'the request headers are too large' });
+  });
+
+  it('Expect: 100-continue: 401 without credentials (no 100), 100 then 200 with them', async () => {
+    const head = (key: string) =>
+      `POST /invoke HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\n` +
+      `Content-Length: 15\r\nX-API-Key: ${key}\r\n\r\n`;
+    const refused = await openRawConnection(service.url);
+    refused.write(head('nope'));
+    expect((await refused.nextResponse()).status).toBe(401);
+    await refused.closed;
+    const accepted = await openRawConnection(service.url);
+    accepted.write(head(KEY));
+    expect((await accepted.nextResponse()).status).toBe(100);
+    accepted.write('{"query":"100"}');
+    expect(await accepted.nextResponse()).toMatchObject({ status: 200 });
+    accepted.destroy();
   });
 
   it('logs JSON lines only: first that it listens, then requests and decisions; no key, no stack', () => {

@@ -4,6 +4,7 @@ import type { AuthDecision, DecisionListener } from './decision.js';
 import { modeTriedFor } from './combine-handlers.js';
 import { carriesCredentials, isPreflight } from './credentials.js';
 import { kindOf, sendError, sendRefusal } from './error-handler.js';
+import { sendContinueIfAwaited } from './expect-continue.js';
 import { markAnonymous } from './guards.js';
 import { clientAddress } from './rate-limit/client-address.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
@@ -62,6 +63,8 @@ export async function authenticateRequest(deps: AuthenticateDeps, req: Request, 
   }
   decide({ outcome: 'allowed', reason: null, userId: context.userId, method: context.method });
   req.auth = context;
+  // Expect: 100-continue (with continueAfterAuthentication): only now is the client told to upload.
+  sendContinueIfAwaited(req, res);
   next();
 }
 

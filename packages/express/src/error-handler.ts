@@ -38,8 +38,22 @@ export function httpError(status: number, code: ErrorCode, message: string): Htt
 
 /** Writes the contract's error body `{"error": code, "message": text}`. */
 export function sendError(res: Response, status: number, code: ErrorCode, message: string): void {
+  // A handler before us may have set headers of the body it meant to send (serve-static sets
+  // Content-Type: text/css, then fails a bad Range with 416): they must not describe this JSON.
+  for (const name of STALE_HEADERS) res.removeHeader(name);
   res.status(status).json({ error: code, message });
 }
+
+const STALE_HEADERS = [
+  'Content-Type',
+  'Content-Encoding',
+  'Content-Language',
+  'Content-Range',
+  'Content-Disposition',
+  'Accept-Ranges',
+  'ETag',
+  'Last-Modified',
+];
 
 /**
  * The one place a refusal is written: an {@link AuthError} (401) or a {@link ForbiddenError} (403),

@@ -1,5 +1,6 @@
 export { createAuthMiddleware } from './middleware.js';
 export type { AuthMiddleware, AuthMiddlewareOptions } from './middleware.js';
+export { continueAfterAuthentication } from './expect-continue.js';
 export { errorHandler, httpError, notFound, sendError } from './error-handler.js';
 export { requireAccess, requirePermissions, requireRoles, requireScopes } from './guards.js';
 export type { ErrorCode, HttpError } from './error-handler.js';

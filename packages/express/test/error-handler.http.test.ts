@@ -120,3 +120,23 @@ describe('errorHandler and ForbiddenError', () => {
     expect(res.headers['www-authenticate']).toBeUndefined();
   });
 });
+
+describe('errorHandler after a handler that began another response', () => {
+  it('drops the headers of the body that was never sent (a static file failing a bad Range)', async () => {
+    const app = express();
+    app.get('/style.css', (_req, res, next) => {
+      res.setHeader('Content-Type', 'text/css; charset=UTF-8');
+      res.setHeader('Content-Range', 'bytes */100');
+      res.setHeader('Accept-Ranges', 'bytes');
+      res.setHeader('ETag', 'W/"abc"');
+      next(Object.assign(new Error('Range Not Satisfiable'), { status: 416, expose: true }));
+    });
+    app.use(errorHandler({ logger: captureLogger() }));
+    const res = await request(app).get('/style.css').expect(400);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['content-range']).toBeUndefined();
+    expect(res.headers['accept-ranges']).toBeUndefined();
+    expect(res.headers.etag).not.toBe('W/"abc"');
+    expect(res.body).toEqual({ error: 'invalid_request', message: 'the request is not valid' });
+  });
+});
