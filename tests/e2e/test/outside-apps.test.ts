@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { hasJwtPackage, packPublicPackages, REPO_ROOT } from '../scripts/pack.mjs';
 import { createOutsideApp } from './support/outside-app.js';
+import { README, readmeBlock } from './support/readme.js';
 import { baseEnv, startServer, type RunningServer } from './support/start-server.js';
 
 const run = promisify(execFile);
@@ -135,6 +136,47 @@ describe('an app with core, express and api-key from their tarballs', () => {
   it('type-checks a TypeScript app against the packed types (req.auth without a cast, guards, auth.optional, ForbiddenError)', async () => {
     const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     await expect(run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: apps['api-key']! })).resolves.toBeDefined();
+  });
+});
+
+describe("the README's \"Use it in your own app\" snippet, run as pasted", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    // A folder inside the api-key app: it shares that app's node_modules and "type": "module".
+    const dir = join(apps['api-key']!, 'readme');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'service.yaml'), readmeBlock('Put a config beside it', 'yaml'));
+    writeFileSync(join(dir, 'server.js'), readmeBlock('tests/e2e/test/outside-apps.test.ts runs this block', 'js'));
+    server = await startServer(['server.js'], {
+      cwd: dir,
+      env: { ...baseEnv(), SERVICE_API_KEY: API_KEY, PORT: '0' },
+      listening: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+      stream: 'stdout',
+    });
+    servers.push(server);
+  });
+
+  it('tells the user to set "type": "module"', () => {
+    expect(README).toContain('npm pkg set type=module');
+  });
+
+  it('answers 200 with the AuthContext, 401 without a key, and JSON 404 elsewhere', async () => {
+    const ok = await invoke(server, { 'x-api-key': API_KEY });
+    expect([ok.status, ((await ok.json()) as { userId: string }).userId]).toEqual([200, 'SERVICE_API_KEY']);
+    expect((await invoke(server, {})).status).toBe(401);
+    const missing = await fetch(`${server.url}/nope`);
+    expect([missing.status, await missing.json()]).toEqual([404, { error: 'not_found', message: 'no such resource' }]);
+  });
+
+  it('answers a malformed body with the JSON 400, not an HTML page with a stack trace', async () => {
+    const res = await fetch(`${server.url}/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
+      body: '{"query":',
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ error: 'invalid_request', message: 'the request body is not valid JSON' });
   });
 });
 
