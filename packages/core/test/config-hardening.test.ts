@@ -73,3 +73,19 @@ describe('loadConfig', () => {
     });
   });
 });
+
+describe('an unknown field suggests the known one it is closest to', () => {
+  it.each([
+    [{ auth: { api_keys: { allow_barer: true } } }, 'auth.api_keys.allow_barer: unknown field (did you mean allow_bearer?)'],
+    [{ auth: { api_keys: { hedaer: 'X' } } }, 'auth.api_keys.hedaer: unknown field (did you mean header?)'],
+    [{ auth: { jwt: { jwks_uri: 'https://x' } } }, 'auth.jwt.jwks_uri: unknown field (did you mean jwks_url?)'],
+    [{ auth: { jwt: { claims: { user: 'sub' } } } }, 'auth.jwt.claims.user: unknown field'],
+    [{ auth: { jwt: { claims: { userid: 'sub' } } } }, 'auth.jwt.claims.userid: unknown field (did you mean user_id?)'],
+    [{ auth: { Mode: 'jwt' } }, 'auth.Mode: unknown field (did you mean mode?)'],
+    [{ auth: {}, role: [] }, 'role: unknown field (did you mean roles?)'],
+    [{ auth: {}, roles: [{ name: 'a', permision: [] }] }, 'roles[0].permision: unknown field (did you mean permissions?)'],
+    [{ auth: { colour: 'blue' } }, 'auth.colour: unknown field'],
+  ])('%j', (raw, message) => {
+    expect(errorOf(() => parseAuthConfig(raw)).message).toBe(message);
+  });
+});

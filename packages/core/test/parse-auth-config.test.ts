@@ -230,7 +230,7 @@ const refused: RefusedCase[] = [
   // unknown fields, at every level
   { name: 'unknown top-level field', raw: { auth: {}, rate_limits: 5 }, path: 'rate_limits', message: 'unknown field' },
   { name: 'unknown auth field', raw: { auth: { saml: {} } }, path: 'auth.saml', message: 'unknown field' },
-  { name: 'unknown api_keys field', raw: apiKeys({ envvar: 'K' }), path: 'auth.api_keys.envvar', message: 'unknown field' },
+  { name: 'unknown api_keys field', raw: apiKeys({ envvar: 'K' }), path: 'auth.api_keys.envvar', message: 'unknown field (did you mean env_var?)' },
   { name: 'unknown jwt field', raw: jwt({ jwks: 'x' }), path: 'auth.jwt.jwks', message: 'unknown field' },
   { name: 'unknown claims field', raw: jwt({ claims: { sub: 'x' } }), path: 'auth.jwt.claims.sub', message: 'unknown field' },
   {
@@ -239,7 +239,7 @@ const refused: RefusedCase[] = [
     path: 'roles[1].scopes',
     message: 'unknown field',
   },
-  { name: 'camelCase field', raw: apiKeys({ allowBearer: false }), path: 'auth.api_keys.allowBearer', message: 'unknown field' },
+  { name: 'camelCase field', raw: apiKeys({ allowBearer: false }), path: 'auth.api_keys.allowBearer', message: 'unknown field (did you mean allow_bearer?)' },
   // wrong types
   { name: 'string for a bool', raw: apiKeys({ enabled: 'true' }), path: 'auth.api_keys.enabled', message: `${BOOL}, not a string` },
   { name: 'number for a bool', raw: apiKeys({ allow_bearer: 1 }), path: 'auth.api_keys.allow_bearer', message: `${BOOL}, not a number` },

@@ -6,6 +6,7 @@ import { toClaimsConfig } from './claims-config.js';
 import { configSchema, type RawConfigOutput } from './config-schema.js';
 import { toOAuth2Config } from './oauth2-config.js';
 import { toRateLimitConfig } from './operations-config.js';
+import { knownFields, suggestField } from './suggest-field.js';
 
 const PARSED = Symbol.for('authlayer.config');
 
@@ -75,7 +76,12 @@ function toConfigIssues(issue: z.core.$ZodIssue): ConfigIssue[] {
   // A bad key of a mapping (`access`): its own rule's message, at the key's path.
   if (issue.code === 'invalid_key') return issue.issues.flatMap((inner) => toConfigIssues({ ...inner, path: issue.path } as z.core.$ZodIssue));
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: 'unknown field' }));
+    const known = knownFields(configSchema, issue.path);
+    return issue.keys.map((key) => {
+      const suggestion = suggestField(key, known);
+      const message = suggestion === undefined ? 'unknown field' : `unknown field (did you mean ${suggestion}?)`;
+      return { path: formatPath([...issue.path, key]), message };
+    });
   }
   return [{ path: formatPath(issue.path), message: describe(issue) }];
 }
