@@ -6,11 +6,12 @@ import { createApp } from './app.js';
 import { checkConfig } from './check-config.js';
 import { createServiceLog, toLogger } from './logging.js';
 import { answerClientErrors, stopOnSignals } from './serve.js';
-import { readSettings, UsageError, type Settings } from './settings.js';
+import { readSettings, USAGE, UsageError, type Settings } from './settings.js';
 import { runPrimary } from './workers.js';
 
 async function main(): Promise<void> {
   const settings = readSettings(process.argv.slice(2), process.env);
+  if (settings.help) return void process.stdout.write(USAGE);
   const config = await loadConfig(settings.configPath);
   const log = createServiceLog(config, settings.log);
   const logger = toLogger(log);

@@ -1,9 +1,11 @@
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LOG_FORMATS, LOG_LEVELS, type LogSettings } from './logging.js';
 
 /** What the command line and the environment ask for. */
 export interface Settings {
+  /** Absolute path of the YAML config. */
   readonly configPath: string;
   readonly port: number;
   readonly host: string;
@@ -15,6 +17,8 @@ export interface Settings {
   readonly metrics: boolean | null;
   /** `WORKERS`: worker processes on one port (node:cluster). Default 1: no cluster. */
   readonly workers: number;
+  /** `--help`: print {@link USAGE} and exit 0. */
+  readonly help: boolean;
 }
 
 const DEFAULT_CONFIG = fileURLToPath(new URL('../service.yaml', import.meta.url));
@@ -22,28 +26,67 @@ const DEFAULT_CONFIG = fileURLToPath(new URL('../service.yaml', import.meta.url)
 /** A bad flag or variable: main.ts prints it on one line and exits 1. */
 export class UsageError extends Error {}
 
+/** What `--help` prints. */
+export const USAGE = `Usage: pnpm start [--config PATH] [--check] [--help]
+       node apps/service/dist/main.js [--config PATH] [--check] [--help]
+
+The authlayer reference service: POST /invoke behind the configured authentication,
+GET /healthz, GET /openapi.json, GET /docs.
+
+Options:
+  --config PATH   the YAML config (default: apps/service/service.yaml, API key mode);
+                  a relative PATH is taken from the folder you ran the command in
+  --check         validate the config and its key material, print the resolved
+                  settings as JSON (variables by name, never their values), exit
+  -h, --help      print this help and exit
+
+Environment:
+  SERVICE_CONFIG  the config, when --config is not given
+  PORT            port to listen on (default 8080; 0 picks a free one)
+  HOST            address to listen on (default 127.0.0.1)
+  LOG_LEVEL       ${LOG_LEVELS.join(', ')} (default info)
+  LOG_FORMAT      ${LOG_FORMATS.join(', ')} (default json)
+  METRICS         1 serves GET /metrics (default: the config's metrics)
+  WORKERS         worker processes on one port (default 1)
+  SERVICE_API_KEY, <PREFIX>_API_KEY, the variable public_key_env names
+                  key material; only ever read from the environment
+
+Examples:
+  SERVICE_API_KEY=change-me-0123456789 pnpm start
+  JWT_PUBLIC_KEY="$(openssl pkey -in private.pem -pubout)" pnpm start --config apps/service/examples/jwt.yaml
+  PROD_API_KEY=change-me pnpm start --check --config apps/service/examples/api-key-prefix.yaml
+`;
+
 /**
- * Reads argv and the environment.
+ * Reads argv and the environment. A relative config path is resolved against `INIT_CWD` (the
+ * folder the user ran `pnpm start` in; pnpm sets it) or else the current directory, so
+ * `pnpm start --config my.yaml` finds `./my.yaml` wherever the script itself runs.
  *
  * @throws UsageError naming the flag or variable that is wrong
  */
-export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
-  let values: { config?: string | undefined; check?: boolean | undefined };
+export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Settings {
+  let values: { config?: string | undefined; check?: boolean | undefined; help?: boolean | undefined };
   try {
-    ({ values } = parseArgs({ args: argv, options: { config: { type: 'string' }, check: { type: 'boolean' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { config: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message} (usage: main.js [--config PATH] [--check])`);
+    throw new UsageError(`${(error as Error).message} (usage: main.js [--config PATH] [--check] [--help])`);
   }
+  const given = values.config ?? (env.SERVICE_CONFIG || undefined);
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('PORT must be an integer from 0 to 65535');
   return {
-    configPath: values.config ?? (env.SERVICE_CONFIG || DEFAULT_CONFIG),
+    configPath: given === undefined ? DEFAULT_CONFIG : resolve(env.INIT_CWD || cwd, given),
     port,
     host: env.HOST || '127.0.0.1',
     check: values.check === true,
     log: { level: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'), format: oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, 'json') },
     metrics: readMetrics(env.METRICS),
     workers: readWorkers(env.WORKERS),
+    help: values.help === true,
   };
 }
 
