@@ -33,8 +33,11 @@ export interface ServiceOptions extends AuthMiddlewareOptions {
   readonly metrics?: boolean;
 }
 
-/** The service; `shutdown()` releases what it holds open (the rate limit's Redis connection). */
-export type ServiceApp = Express & { shutdown(): Promise<void> };
+/**
+ * The service; `shutdown()` releases what it holds open (the rate limit's Redis connection), and
+ * `auth` is its authentication middleware (what it says about itself goes into start-up lines).
+ */
+export type ServiceApp = Express & { shutdown(): Promise<void>; readonly auth: AuthMiddleware };
 
 /**
  * Builds the reference service for a config, exactly as a user's own app would: through
@@ -77,7 +80,7 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   app.use(docsRouter());
   app.use(notFound());
   app.use(errorHandler(logger === undefined ? {} : { logger }));
-  return Object.assign(app, { shutdown: () => auth.close() });
+  return Object.assign(app, { shutdown: () => auth.close(), auth });
 }
 
 /** One line per request (pino-http), under the request's id, with only {@link headersToLog}. */

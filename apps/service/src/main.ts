@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { isConfigError, loadConfig, type AuthConfig, type Logger } from '@authlayer/core';
-import { continueAfterAuthentication } from '@authlayer/express';
+import { continueAfterAuthentication, describeStartup } from '@authlayer/express';
 import cluster from 'node:cluster';
-import { createApp } from './app.js';
+import { createApp, type ServiceApp } from './app.js';
 import { checkConfig } from './check-config.js';
 import { createServiceLog, toLogger } from './logging.js';
 import { answerClientErrors, stopOnSignals } from './serve.js';
@@ -23,7 +23,9 @@ async function main(): Promise<void> {
   const say = (port: number) => logger.info(`listening on http://${settings.host}:${port} (auth.mode ${config.mode})`);
   if (settings.workers > 1 && cluster.isPrimary) {
     // Built once here too, so a missing key is one start-up line rather than one per worker.
-    await (await createApp(config, { logger })).shutdown();
+    const app = await createApp(config, { logger });
+    sayStartup(settings, app, logger);
+    await app.shutdown();
     return runPrimary(settings.workers, logger, (port) => say(port));
   }
   const port = await serve(settings, config, log, logger);
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
 /** Builds the app, listens, and stops gracefully on SIGTERM/SIGINT; resolves with the port. */
 async function serve(settings: Settings, config: AuthConfig, log: ReturnType<typeof createServiceLog>, logger: Logger) {
   const app = await createApp(config, { log, ...(settings.metrics === null ? {} : { metrics: settings.metrics }) });
+  if (cluster.isPrimary) sayStartup(settings, app, logger);
   const server = app.listen(settings.port, settings.host);
   answerClientErrors(server);
   // Expect: 100-continue gets its 100 only once the request is authenticated.
@@ -44,6 +47,11 @@ async function serve(settings: Settings, config: AuthConfig, log: ReturnType<typ
   stopOnSignals(server, logger, app.shutdown, (code) => process.exit(code));
   const address = server.address();
   return typeof address === 'object' && address !== null ? address.port : settings.port;
+}
+
+/** Each start-up says its config, mode, handler and where the keys come from (never a value). */
+function sayStartup(settings: Settings, app: ServiceApp, logger: Logger): void {
+  logger.info(`config ${settings.configPath}, ${describeStartup(app.auth)}`);
 }
 
 main().catch((error: unknown) => {

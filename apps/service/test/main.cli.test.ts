@@ -68,6 +68,19 @@ describe('start-up failures of the CLI', () => {
   });
 });
 
+describe('the start-up line in JWT mode', () => {
+  it('says the mode, the handler and the variable holding the key, never the key', async () => {
+    const config = writeConfig('auth:\n  mode: jwt\n  jwt:\n    public_key_env: JWT_PUBLIC_KEY\n    algorithms: [ES256]\n');
+    const service = await startService(['--config', config], { JWT_PUBLIC_KEY: EC_PEM });
+    expect(await service.stop()).toBe(0);
+    expect(JSON.parse(service.lines[0]!)).toMatchObject({
+      level: 'info',
+      msg: `config ${config}, auth.mode jwt, handler jwt, keys from environment variable JWT_PUBLIC_KEY`,
+    });
+    expect(service.lines.join('\n')).not.toContain('BEGIN PUBLIC KEY');
+  });
+});
+
 describe('the running CLI', () => {
   let service: Awaited<ReturnType<typeof startService>>;
   beforeAll(async () => {
@@ -122,9 +135,13 @@ describe('the running CLI', () => {
     accepted.destroy();
   });
 
-  it('logs JSON lines only: first that it listens, then requests and decisions; no key, no stack', () => {
+  it('logs JSON lines only: its config, mode, handler and key source, that it listens, then requests and decisions; no key, no stack', () => {
     const records = service.lines.map((line) => JSON.parse(line) as { level: string; msg: string });
-    expect(records[0]).toMatchObject({ level: 'info', msg: expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+ \(auth\.mode api_key\)$/) });
+    expect(records[0]).toMatchObject({
+      level: 'info',
+      msg: expect.stringMatching(/^config \/.*\/apps\/service\/service\.yaml, auth\.mode api_key, handler api_key, keys from environment variable SERVICE_API_KEY$/),
+    });
+    expect(records[1]).toMatchObject({ level: 'info', msg: expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+ \(auth\.mode api_key\)$/) });
     expect(records.filter((r) => r.msg === 'auth').length).toBeGreaterThanOrEqual(2);
     expect(service.lines.join('\n')).not.toContain(KEY);
     expect(service.lines.join('\n')).not.toMatch(/^\s*at /m);

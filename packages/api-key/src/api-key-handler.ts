@@ -2,6 +2,7 @@ import {
   AuthError,
   ConfigError,
   apiKeyChallenge,
+  apiKeyVariable,
   createAuthContext,
   createNoAuthHandler,
   type AuthConfig,
@@ -17,8 +18,7 @@ import { readPresentedKey } from './read-presented-key.js';
  * `prefix` is set (prefix `prod` reads `PROD_API_KEY`).
  */
 export function expectedKeyVariable(config: AuthConfig): string {
-  const { prefix, envVar } = config.apiKeys;
-  return prefix === null ? envVar : `${prefix.toUpperCase()}_API_KEY`;
+  return apiKeyVariable(config);
 }
 
 /**

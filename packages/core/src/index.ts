@@ -51,5 +51,6 @@ export {
   RSA_ALGORITHMS,
 } from './config/defaults.js';
 export type { AuthMode, JwtAlgorithm, OAuth2AuthMethod } from './config/defaults.js';
+export { apiKeyVariable, describeKeySources } from './config/key-sources.js';
 export { loadConfig, parseYaml } from './config/load-config-file.js';
 export { isParsedAuthConfig, parseAuthConfig } from './config/parse-auth-config.js';

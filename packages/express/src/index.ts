@@ -1,6 +1,7 @@
 export { createAuthMiddleware } from './middleware.js';
 export type { AuthMiddleware, AuthMiddlewareOptions } from './middleware.js';
 export { continueAfterAuthentication } from './expect-continue.js';
+export { describeStartup } from './describe-startup.js';
 export { errorHandler, httpError, notFound, sendError } from './error-handler.js';
 export { requireAccess, requirePermissions, requireRoles, requireScopes } from './guards.js';
 export type { ErrorCode, HttpError } from './error-handler.js';
