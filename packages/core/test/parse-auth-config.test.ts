@@ -228,7 +228,7 @@ const refused: RefusedCase[] = [
   { name: 'no algorithm', raw: jwt({ algorithms: [] }), path: 'auth.jwt.algorithms', message: 'must list at least one algorithm' },
   { name: 'algorithms as a string', raw: jwt({ algorithms: 'RS256' }), path: 'auth.jwt.algorithms', message: 'must be a list, not a string' },
   // unknown fields, at every level
-  { name: 'unknown top-level field', raw: { auth: {}, rate_limits: 5 }, path: 'rate_limits', message: 'unknown field' },
+  { name: 'unknown top-level field', raw: { auth: {}, rate_limits: 5 }, path: 'rate_limits', message: 'unknown field (did you mean rate_limit?)' },
   { name: 'unknown auth field', raw: { auth: { saml: {} } }, path: 'auth.saml', message: 'unknown field' },
   { name: 'unknown api_keys field', raw: apiKeys({ envvar: 'K' }), path: 'auth.api_keys.envvar', message: 'unknown field (did you mean env_var?)' },
   { name: 'unknown jwt field', raw: jwt({ jwks: 'x' }), path: 'auth.jwt.jwks', message: 'unknown field' },
