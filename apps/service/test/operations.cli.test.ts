@@ -101,7 +101,7 @@ describe('LOG_FORMAT, METRICS and bad values', () => {
   it('LOG_FORMAT=pretty writes lines for people, not JSON', async () => {
     const service = await startService(['--config', CONFIG], { SERVICE_API_KEY: KEY, LOG_FORMAT: 'pretty' });
     expect(await service.stop()).toBe(0);
-    expect(service.lines[0]).toMatch(/INFO.*listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(service.lines[1]).toMatch(/INFO.*listening on http:\/\/127\.0\.0\.1:\d+/);
     expect(() => JSON.parse(service.lines[0]!)).toThrow();
   });
 
