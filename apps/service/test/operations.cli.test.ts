@@ -53,6 +53,21 @@ describe('graceful shutdown', () => {
     expect(service.lines.at(-1)).toContain('"msg":"stopped"');
   });
 
+  it('cuts a request still in flight after 10 s, and exits 0', async () => {
+    const service = await startService(['--config', CONFIG], { SERVICE_API_KEY: KEY });
+    const stuck = await slowInvoke(service.url);
+    const cut = stuck.answered.catch((error: NodeJS.ErrnoException) => error.code);
+    await service.waitForLine(/"msg":"auth"/);
+    const signalled = performance.now();
+    service.child.kill('SIGTERM');
+    const [code] = await service.exited;
+    const seconds = (performance.now() - signalled) / 1000;
+    expect(code).toBe(0);
+    expect(seconds).toBeGreaterThanOrEqual(9.5);
+    expect(seconds).toBeLessThan(13);
+    expect(await cut).toBe('ECONNRESET');
+  }, 20_000);
+
   it('stops at once when nothing is in flight', async () => {
     const service = await startService(['--config', CONFIG], { SERVICE_API_KEY: KEY });
     expect(await service.stop('SIGTERM')).toBe(0);

@@ -14,7 +14,7 @@ const schema = {
   $schema,
   title: 'authlayer config file',
   description:
-    'The config file of authlayer (auth section and top-level roles). Generated from configSchema in ' +
+    'The config file of authlayer (auth section and top-level roles, access, rate_limit and metrics). Generated from configSchema in ' +
     '@authlayer/core; rules spanning several fields (jwt mode needs jwks_url or public_key_env) are checked at start-up.',
   ...rest,
 };
