@@ -14,7 +14,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Logger as Pino } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { headersToLog, toLogger } from './logging.js';
+import { headersToLog, toLogger, urlToLog } from './logging.js';
 import { createServiceMetrics } from './metrics.js';
 import { checkAccessRoutes } from './access.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -89,7 +89,12 @@ function requestLog(log: Pino, secret: readonly string[]) {
     logger: log,
     genReqId: (_req, res) => requestIdOf(res) ?? randomUUID(),
     serializers: {
-      req: (req: { headers: Record<string, unknown> }) => ({ ...req, headers: headersToLog(req.headers, secret) }),
+      // The parsed query would repeat what urlToLog hides; params are empty this early.
+      req: ({ query: _query, params: _params, ...req }: { url: string; headers: Record<string, unknown>; query?: unknown; params?: unknown }) => ({
+        ...req,
+        url: urlToLog(req.url),
+        headers: headersToLog(req.headers, secret),
+      }),
     },
   });
 }

@@ -58,6 +58,17 @@ export function headersToLog(headers: Readonly<Record<string, unknown>>, secret:
   return shown;
 }
 
+/**
+ * A request URL for a log line: the path as it is, every query value replaced by `redacted`
+ * (RFC 6750 §2.3 lets clients send `?access_token=...`, and a key can be anywhere).
+ */
+export function urlToLog(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark === -1) return url;
+  const pairs = url.slice(mark + 1).split('&');
+  return `${url.slice(0, mark)}?${pairs.map((pair) => (pair.includes('=') ? `${pair.slice(0, pair.indexOf('='))}=redacted` : pair)).join('&')}`;
+}
+
 /** core's {@link Logger} (what handlers and the middleware write to) on top of pino. */
 export function toLogger(log: Pino): Logger {
   return {

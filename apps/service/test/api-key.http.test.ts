@@ -86,6 +86,12 @@ describe('API key mode over HTTP: hostile and edge cases', () => {
     expect(res.status).toBe(401);
   });
 
+  it.each(['api_key', 'access_token'])('refuses the key in the query string (?%s=)', async (name) => {
+    const res = await request(app).post(`/invoke?${name}=${encodeURIComponent(KEY)}`).send({ query: 'q' });
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe(CHALLENGE_MISSING);
+  });
+
   it('never logged a line, and so no key', () => {
     expect(logger.text).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseAuthConfig } from '@authlayer/core';
 import { captureLogLines } from '@authlayer/testkit';
-import { createServiceLog, headersToLog, toLogger } from '../src/logging.js';
+import { createServiceLog, headersToLog, toLogger, urlToLog } from '../src/logging.js';
 
 const config = parseAuthConfig({ auth: { mode: 'api_key', api_keys: { header: 'X-Partner-Key' } } });
 
@@ -37,5 +37,16 @@ describe('headersToLog', () => {
       ['authorization'],
     );
     expect(shown).toEqual({ host: 'h', 'user-agent': 'curl', authorization: '[redacted]' });
+  });
+});
+
+describe('urlToLog', () => {
+  it.each([
+    ['/invoke', '/invoke'],
+    ['/invoke?access_token=eyJhbGciOi&x=1', '/invoke?access_token=redacted&x=redacted'],
+    ['/invoke?flag&api_key=k3y', '/invoke?flag&api_key=redacted'],
+    ['/invoke?', '/invoke?'],
+  ])('%s → %s', (url, logged) => {
+    expect(urlToLog(url)).toBe(logged);
   });
 });
