@@ -1,6 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseAuthConfig } from '@authlayer/core';
 import { captureLogLines } from '@authlayer/testkit';
+import type { CreateHandler } from '@authlayer/core';
+import request from 'supertest';
+import { createApp } from '../src/app.js';
+import { capturedServiceLog } from './service-log.js';
 import { createServiceLog, headersToLog, toLogger, urlToLog } from '../src/logging.js';
 
 const config = parseAuthConfig({ auth: { mode: 'api_key', api_keys: { header: 'X-Partner-Key' } } });
@@ -48,5 +52,26 @@ describe('urlToLog', () => {
     ['/invoke?', '/invoke?'],
   ])('%s → %s', (url, logged) => {
     expect(urlToLog(url)).toBe(logged);
+  });
+});
+
+describe('the service log of a 500', () => {
+  it('has an error line and an audit line, with no stack trace and no message of the error', async () => {
+    const createHandler: CreateHandler = async () => ({
+      method: 'api_key',
+      authenticate: () => Promise.reject(new Error('secret detail s3cret')),
+    });
+    const raw = { auth: { mode: 'api_key' } };
+    const { log, capture } = capturedServiceLog(raw);
+    const app = await createApp(raw, { log, importModule: async () => ({ createHandler }) });
+    await request(app).post('/invoke').set('Authorization', 'Bearer t0ken-value').expect(500);
+    const records = capture.records();
+    expect(records.map((r) => [r.level, r.msg])).toEqual([
+      ['error', 'auth'],
+      ['error', 'the POST /invoke handler failed (Error)'],
+      ['error', 'request errored'],
+    ]);
+    expect(records[2]?.err).toEqual({ type: 'Error' });
+    expect(capture.lines.join('\n')).not.toMatch(/\bat |s3cret|t0ken-value/);
   });
 });
