@@ -48,7 +48,8 @@ export async function soakCredentials(goodCount = 2000) {
   const hostile = [
     `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${body}.`,
     `Bearer ${b64({ alg: 'HS256', kid: KID })}.${body}.${randomBytes(32).toString('base64url')}`,
-    `Bearer ${await mint(own.privatePem, claims(), { kid: '../../etc/passwd' })}`,
+    // (With the right key this token is valid: a static key ignores kid. The first 1M run had it so.)
+    `Bearer ${await mint(other.privatePem, claims(), { kid: '../../etc/passwd' })}`,
     `Bearer ${await mint(other.privatePem, claims(), { jku: 'http://127.0.0.1:9/jwks.json' })}`,
     `Bearer ${'A'.repeat(12_000)}`,
     'Bearer not-a-jwt',
