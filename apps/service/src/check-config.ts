@@ -1,5 +1,4 @@
-import { expectedKeyVariable } from '@authlayer/api-key';
-import { redactUrl, type AuthConfig } from '@authlayer/core';
+import { redactUrl, type AuthConfig, type HandlerDescription } from '@authlayer/core';
 import { resolve } from 'node:path';
 import { createAuthMiddleware, type AuthMiddlewareOptions } from '@authlayer/express';
 import { checkAccessRoutes } from './access.js';
@@ -12,6 +11,11 @@ export interface CheckReport {
   readonly handler: string | readonly string[];
   /** The environment variables holding key material, by NAME, with whether they are set; never a value. */
   readonly key_material: Readonly<Record<string, 'set' | 'unset'>>;
+  /**
+   * What the active handler says about itself beyond its variables (API keys: clients, expiry dates,
+   * rotation warnings); per mode when several are listed. Never a secret.
+   */
+  readonly handler_details: Readonly<Record<string, unknown>>;
   readonly auth: unknown;
   readonly roles: unknown;
   /** The top-level `rate_limit` (`null`: off), with the user and password of a Redis URL hidden. */
@@ -33,9 +37,7 @@ export async function checkConfig(path: string, config: AuthConfig, options: Aut
   checkAccessRoutes(config);
   const auth = await createAuthMiddleware(config, options);
   await auth.close();
-  const env = options.env ?? process.env;
-  const names = keyMaterialVariables(config);
-  const keyMaterial = Object.fromEntries(names.map((name) => [name, env[name] ? 'set' : 'unset'] as const));
+  const { keyMaterial, details } = describeHandlers(config, auth.describe(), options.env ?? process.env);
   const { roles, rateLimit, metrics, access, modes, ...rest } = config;
   const resolved = toSnakeCase(rest) as { mode: unknown; jwt: { jwks_url: string | null }; oauth2: { introspection_url: string | null } };
   resolved.mode = modes.length > 1 ? modes : config.mode;
@@ -49,6 +51,7 @@ export async function checkConfig(path: string, config: AuthConfig, options: Aut
     config: resolve(path),
     handler: describeAuth(auth).handler,
     key_material: keyMaterial,
+    handler_details: details,
     auth: resolved,
     roles: toSnakeCase(roles),
     rate_limit: limits,
@@ -57,12 +60,34 @@ export async function checkConfig(path: string, config: AuthConfig, options: Aut
   };
 }
 
-function keyMaterialVariables(config: AuthConfig): string[] {
-  const names: string[] = [];
-  if (config.modes.includes('api_key') && config.apiKeys.enabled) names.push(expectedKeyVariable(config));
-  if (config.modes.includes('jwt') && config.jwt.publicKeyEnv !== null) names.push(config.jwt.publicKeyEnv);
-  if (config.modes.includes('oauth2')) names.push(config.oauth2.clientSecretEnv);
-  return names;
+type VariableStates = Record<string, 'set' | 'unset'>;
+
+/**
+ * Splits what the handler says about itself (one description, or one per mode with several) into
+ * the variables it reads and the rest. The mode package says which variables it reads (STYLE §8:
+ * no mode package is imported here); for a mode that does not say, the variable its config names.
+ */
+function describeHandlers(config: AuthConfig, described: HandlerDescription, env: Readonly<Record<string, string | undefined>>) {
+  const several = config.modes.length > 1;
+  const perMode = (several ? described : { [config.mode]: described }) as Record<string, HandlerDescription | undefined>;
+  const keyMaterial: VariableStates = {};
+  const details: Record<string, unknown> = {};
+  for (const mode of config.modes) {
+    const { key_material: variables, ...rest } = perMode[mode] ?? {};
+    Object.assign(keyMaterial, isVariableStates(variables) ? variables : configuredVariables(config, mode, env));
+    if (several) details[mode] = rest;
+    else Object.assign(details, rest);
+  }
+  return { keyMaterial, details };
+}
+
+function isVariableStates(value: unknown): value is VariableStates {
+  return typeof value === 'object' && value !== null && Object.values(value).every((state) => state === 'set' || state === 'unset');
+}
+
+function configuredVariables(config: AuthConfig, mode: string, env: Readonly<Record<string, string | undefined>>): VariableStates {
+  const name = mode === 'jwt' ? config.jwt.publicKeyEnv : mode === 'oauth2' ? config.oauth2.clientSecretEnv : null;
+  return name === null ? {} : { [name]: env[name] ? 'set' : 'unset' };
 }
 
 /** camelCase keys back to the YAML's snake_case (`allowBearer` → `allow_bearer`). */

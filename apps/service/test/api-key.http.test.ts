@@ -16,7 +16,7 @@ const CHALLENGE_INVALID =
   'ApiKey realm="authlayer", header="X-API-Key", Bearer realm="authlayer", error="invalid_token", error_description="the credentials are not valid"';
 
 const logger = captureLogger();
-const env = { SERVICE_API_KEY: KEY, PROD_API_KEY: UNICODE_KEY, CUSTOM_KEY: KEY };
+const env: Record<string, string> = { SERVICE_API_KEY: KEY, PROD_API_KEY: UNICODE_KEY, CUSTOM_KEY: KEY };
 // Every line of the service's own pino logger, across every app of this file.
 const logLines = captureLogLines();
 
@@ -25,14 +25,27 @@ async function appFor(apiKeys: object) {
   return createApp(config, { env, logger, log: capturedServiceLog(config, logLines).log });
 }
 
+// The hostile cases hold with the spec's single key, with `keys` holding that key alone, and with
+// `keys` holding it among 1 000 (the key in the middle, so neither first nor last).
+const MANY = 1000;
+for (let i = 0; i < MANY; i += 1) env[`CLIENT_${i}_API_KEY`] = `${KEY.slice(0, -4)}${String(i).padStart(4, '0')}-other`;
+const manyKeys = (variable: string) =>
+  Array.from({ length: MANY }, (_, i) => ({ name: `client-${i}`, env_var: i === MANY / 2 ? variable : `CLIENT_${i}_API_KEY` }));
+/** The `api_keys` of each set-up, for the variable that holds the key under test. */
+const SETUPS: [string, (variable: 'SERVICE_API_KEY' | 'PROD_API_KEY') => object][] = [
+  ['the single key', (variable) => (variable === 'SERVICE_API_KEY' ? {} : { prefix: 'prod' })],
+  ['keys with 1 key', (variable) => ({ keys: [{ name: 'one', env_var: variable }] })],
+  ['keys with 1 000 keys', (variable) => ({ keys: manyKeys(variable) })],
+];
+
 type Headers = Record<string, string>;
 const invoke = async (app: Awaited<ReturnType<typeof appFor>>, headers: Headers) =>
   request(app).post('/invoke').set(headers).send({ query: 'q' });
 
-describe('API key mode over HTTP: hostile and edge cases', () => {
+describe.each(SETUPS)('API key mode over HTTP, %s: hostile and edge cases', (_setup, apiKeysFor) => {
   let app: Awaited<ReturnType<typeof appFor>>;
   beforeAll(async () => {
-    app = await appFor({});
+    app = await appFor(apiKeysFor('SERVICE_API_KEY'));
   });
 
   it.each<[string, Headers, number, string | undefined]>([
@@ -64,6 +77,12 @@ describe('API key mode over HTTP: hostile and edge cases', () => {
     expect(JSON.stringify(res.headers)).not.toContain(KEY);
   });
 
+  it('never logged a line, and so no key', () => {
+    expect(logger.text).toEqual([]);
+  });
+});
+
+describe('API key mode over HTTP: settings', () => {
   it('with allow_bearer false, refuses the key as a Bearer token and offers only the header', async () => {
     const strict = await appFor({ allow_bearer: false });
     const res = await invoke(strict, { Authorization: `Bearer ${KEY}` }).then((r) => r);
@@ -104,11 +123,11 @@ describe('API key mode: the service log after every hostile key above', () => {
   });
 });
 
-describe('API key mode over raw HTTP: a UTF-8 key', () => {
+describe.each(SETUPS)('API key mode over raw HTTP, %s: a UTF-8 key', (_setup, apiKeysFor) => {
   let server: Server;
   let port: number;
   beforeAll(async () => {
-    server = http.createServer(await appFor({ prefix: 'prod' })).listen(0, '127.0.0.1');
+    server = http.createServer(await appFor(apiKeysFor('PROD_API_KEY'))).listen(0, '127.0.0.1');
     await once(server, 'listening');
     port = (server.address() as AddressInfo).port;
   });

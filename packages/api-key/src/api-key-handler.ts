@@ -1,78 +1,85 @@
 import {
   AuthError,
-  ConfigError,
   apiKeyChallenge,
-  apiKeyVariable,
   createAuthContext,
   createNoAuthHandler,
-  type AuthConfig,
+  createPermissionResolver,
+  type AuthContext,
+  type AuthFailure,
   type AuthHandler,
   type CreateHandler,
-  type HandlerDeps,
+  type PermissionResolver,
 } from '@authlayer/core';
-import { createKeyComparer, presentedBytes } from './key-comparer.js';
+import { describeKeys, startOfDay, warnAboutKeys } from './describe-keys.js';
+import { readExpectedKeys, type ExpectedKey } from './expected-keys.js';
+import { createKeyTable, presentedBytes } from './key-table.js';
 import { readPresentedKey } from './read-presented-key.js';
 
-/**
- * The name of the variable holding the expected key: `env_var`, or `<PREFIX>_API_KEY` when
- * `prefix` is set (prefix `prod` reads `PROD_API_KEY`).
- */
-export function expectedKeyVariable(config: AuthConfig): string {
-  return apiKeyVariable(config);
+/** What a matching key gives: its client's identity, and from when it is refused. */
+interface Match {
+  readonly context: AuthContext;
+  readonly expiresAt: number | null;
 }
 
+const REFUSALS = ['credentials_missing', 'credentials_invalid', 'credentials_expired'] as const satisfies readonly AuthFailure[];
+type Refusal = (typeof REFUSALS)[number];
+
 /**
- * Creates the API key handler. Reads the expected key from the environment once, at start-up.
- * With `enabled: false` it returns the no-auth handler and warns that requests are NOT
- * authenticated.
+ * Creates the API key handler. Reads every expected key from the environment once, at start-up:
+ * the spec's single key (`env_var` or `<PREFIX>_API_KEY`), or one per entry of `keys` (the key
+ * itself through `env_var`, or its SHA-256 through `hash_env`). A presented key is found among
+ * them in constant time (see `createKeyTable`). With `enabled: false` it returns the no-auth
+ * handler and warns that requests are NOT authenticated.
  *
- * @throws ConfigError when the expected key's variable is unset or empty, or the key starts or
- *   ends with white space (HTTP strips it from header values, so such a key could never match).
+ * @throws ConfigError naming every variable that is unset, empty or unusable (never its value),
+ *   every `hash_env` that is not 64 hex digits, and every key that two entries share.
  * @example
  * const handler = await createApiKeyHandler(parseAuthConfig({ auth: { mode: 'api_key' } }),
  *   { env: process.env, logger: console });
  */
 export const createApiKeyHandler: CreateHandler = async (config, deps) => {
   if (!config.apiKeys.enabled) {
-    deps.logger.warn(
-      'auth.api_keys.enabled is false: API key mode is off and requests are NOT authenticated',
-    );
+    deps.logger.warn('auth.api_keys.enabled is false: API key mode is off and requests are NOT authenticated');
     return createNoAuthHandler();
   }
-  const variable = expectedKeyVariable(config);
-  const matches = createKeyComparer(readExpectedKey(variable, config, deps));
-  const { header, allowBearer } = config.apiKeys;
-  const challenge = {
-    credentials_missing: apiKeyChallenge(header, allowBearer, 'credentials_missing'),
-    credentials_invalid: apiKeyChallenge(header, allowBearer, 'credentials_invalid'),
-  };
-  const fail = (reason: keyof typeof challenge) => Promise.reject(new AuthError(reason, challenge[reason]));
-  const identity = createAuthContext({ method: 'api_key', userId: variable });
+  const now = deps.now ?? Date.now;
+  const { header, allowBearer, rotationDays } = config.apiKeys;
+  const expected = readExpectedKeys(config, deps.env);
+  const permissionsOf = createPermissionResolver(config.roles);
+  const identities = identitiesOf(expected, permissionsOf);
+  const lookup = createKeyTable(expected.map((key) => ({ sha256: key.sha256, value: matchOf(key, identities) })));
+  warnAboutKeys(expected, rotationDays, now(), deps.logger);
+  // What --check shows keeps names, variables, dates and roles: no key, no digest.
+  const facts = expected.map(({ sha256: _digest, ...rest }) => rest);
+  const challenge = Object.fromEntries(REFUSALS.map((reason) => [reason, apiKeyChallenge(header, allowBearer, reason)]));
+  const fail = (reason: Refusal) => Promise.reject(new AuthError(reason, challenge[reason]!));
 
   const handler: AuthHandler = {
     method: 'api_key',
     authenticate(request) {
       const presented = readPresentedKey(request, header, allowBearer);
       if (presented.kind === 'absent') return fail('credentials_missing');
-      if (presented.kind === 'malformed' || !matches(presentedBytes(presented.key))) return fail('credentials_invalid');
-      return Promise.resolve(identity);
+      if (presented.kind === 'malformed') return fail('credentials_invalid');
+      const match = lookup(presentedBytes(presented.key));
+      if (match === undefined) return fail('credentials_invalid');
+      if (match.expiresAt !== null && now() >= match.expiresAt) return fail('credentials_expired');
+      return Promise.resolve(match.context);
     },
+    describe: () => describeKeys(facts, { rotationDays, now: now(), permissionsOf }),
   };
   return Object.freeze(handler);
 };
 
-function readExpectedKey(variable: string, config: AuthConfig, deps: HandlerDeps): Buffer {
-  const path = config.apiKeys.prefix === null ? 'auth.api_keys.env_var' : 'auth.api_keys.prefix';
-  const value = deps.env[variable];
-  if (value === undefined || value === '') {
-    throw new ConfigError({ path, message: `environment variable ${variable} is unset or empty` });
+/** One frozen AuthContext per client (entries of one name share it). */
+function identitiesOf(expected: readonly ExpectedKey[], permissionsOf: PermissionResolver): Map<string, AuthContext> {
+  const identities = new Map<string, AuthContext>();
+  for (const { name, roles, tenantId } of expected) {
+    if (identities.has(name)) continue;
+    identities.set(name, createAuthContext({ method: 'api_key', userId: name, roles, permissions: permissionsOf(roles, []), tenantId }));
   }
-  if (value.trim() !== value) {
-    throw new ConfigError({ path, message: `environment variable ${variable} starts or ends with white space` });
-  }
-  // RFC 9110 §5.5: a field value holds no control character but HTAB, so such a key could never arrive.
-  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) {
-    throw new ConfigError({ path, message: `environment variable ${variable} holds a control character` });
-  }
-  return Buffer.from(value, 'utf8');
+  return identities;
+}
+
+function matchOf(key: ExpectedKey, identities: Map<string, AuthContext>): Match {
+  return Object.freeze({ context: identities.get(key.name)!, expiresAt: startOfDay(key.expires) });
 }

@@ -1,6 +1,7 @@
 import { createApiKeyHandler } from './api-key-handler.js';
 
-export { createApiKeyHandler, expectedKeyVariable } from './api-key-handler.js';
+export { createApiKeyHandler } from './api-key-handler.js';
+export { expectedKeyVariable } from './expected-keys.js';
 export { readPresentedKey } from './read-presented-key.js';
 export type { PresentedKey } from './read-presented-key.js';
 

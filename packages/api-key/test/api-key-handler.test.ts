@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, parseAuthConfig, type AuthHandler, type AuthRequest } from '@authlayer/core';
 import { inspect } from 'node:util';
-import { createApiKeyHandler, expectedKeyVariable } from '../src/api-key-handler.js';
+import { createApiKeyHandler } from '../src/api-key-handler.js';
+import { expectedKeyVariable } from '../src/expected-keys.js';
 import { createCaptureLogger, expectedContext, type CaptureLogger } from '@authlayer/testkit';
 
 const KEY = 'k3y-0123456789abcdef';
@@ -238,6 +239,6 @@ describe('createApiKeyHandler: the expected key stays hidden', () => {
     const { handler } = await setUp();
     expect(JSON.stringify(handler)).not.toContain(KEY);
     expect(inspect(handler, { showHidden: true, depth: null, getters: true })).not.toContain(KEY);
-    expect(Object.keys(handler).sort()).toEqual(['authenticate', 'method']);
+    expect(Object.keys(handler).sort()).toEqual(['authenticate', 'describe', 'method']);
   });
 });

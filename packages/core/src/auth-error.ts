@@ -2,6 +2,7 @@
 export type AuthFailure =
   | 'credentials_missing'
   | 'credentials_invalid'
+  | 'credentials_expired'
   | 'token_malformed'
   | 'token_expired'
   | 'token_not_yet_valid'
@@ -19,6 +20,7 @@ export type AuthFailure =
 export const AUTH_FAILURE_DESCRIPTION: Readonly<Record<AuthFailure, string>> = Object.freeze({
   credentials_missing: 'no credentials were sent',
   credentials_invalid: 'the credentials are not valid',
+  credentials_expired: 'the credentials have expired',
   token_malformed: 'the token is malformed',
   token_expired: 'the token has expired',
   token_not_yet_valid: 'the token is not valid yet',

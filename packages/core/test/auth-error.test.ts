@@ -4,6 +4,7 @@ import { AUTH_FAILURE_DESCRIPTION, AuthError, isAuthError, type AuthFailure } fr
 const REASONS: AuthFailure[] = [
   'credentials_missing',
   'credentials_invalid',
+  'credentials_expired',
   'token_malformed',
   'token_expired',
   'token_not_yet_valid',
@@ -29,6 +30,10 @@ describe('AUTH_FAILURE_DESCRIPTION', () => {
   it('gives distinct sentences', () => {
     expect(new Set(Object.values(AUTH_FAILURE_DESCRIPTION)).size).toBe(REASONS.length);
   });
+});
+
+it('says "the credentials have expired" for credentials_expired (the contract\'s sentence)', () => {
+  expect(AUTH_FAILURE_DESCRIPTION.credentials_expired).toBe('the credentials have expired');
 });
 
 describe('AuthError', () => {

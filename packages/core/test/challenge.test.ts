@@ -4,6 +4,7 @@ import { REALM, apiKeyChallenge, bearerChallenge } from '../src/challenge.js';
 
 const INVALID: [AuthFailure, string][] = [
   ['credentials_invalid', 'the credentials are not valid'],
+  ['credentials_expired', 'the credentials have expired'],
   ['token_malformed', 'the token is malformed'],
   ['token_expired', 'the token has expired'],
   ['token_not_yet_valid', 'the token is not valid yet'],
@@ -53,6 +54,13 @@ describe('apiKeyChallenge', () => {
       'credentials_invalid',
       'ApiKey realm="authlayer", header="X-Custom-Key", Bearer realm="authlayer", error="invalid_token", ' +
         'error_description="the credentials are not valid"',
+    ],
+    [
+      'X-API-Key',
+      true,
+      'credentials_expired',
+      'ApiKey realm="authlayer", header="X-API-Key", Bearer realm="authlayer", error="invalid_token", ' +
+        'error_description="the credentials have expired"',
     ],
   ] as const)('header %s, bearer %s, %s', (header, allowBearer, reason, expected) => {
     expect(apiKeyChallenge(header, allowBearer, reason)).toBe(expected);

@@ -7,6 +7,11 @@ describe('describeKeySources', () => {
     [{ auth: { mode: 'api_key' } }, 'environment variable SERVICE_API_KEY'],
     [{ auth: { api_keys: { prefix: 'prod' } } }, 'environment variable PROD_API_KEY'],
     [{ auth: { api_keys: { enabled: false } } }, 'none (auth.api_keys.enabled is false)'],
+    [{ auth: { api_keys: { keys: [{ name: 'a', env_var: 'A' }] } } }, 'auth.api_keys.keys (1 key of 1 client)'],
+    [
+      { auth: { api_keys: { keys: [{ name: 'a', env_var: 'A' }, { name: 'a', hash_env: 'B' }, { name: 'b', env_var: 'C' }] } } },
+      'auth.api_keys.keys (3 keys of 2 clients)',
+    ],
     [{ auth: { mode: 'jwt', jwt: { public_key_env: 'JWT_PEM' } } }, 'environment variable JWT_PEM'],
     [{ auth: { mode: 'jwt', jwt: { jwks_url: 'https://idp.example/jwks?token=hunter2' } } }, 'jwks_url https://idp.example/jwks?token=redacted'],
     [

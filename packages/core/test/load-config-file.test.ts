@@ -71,6 +71,7 @@ describe('loadConfig', () => {
       allowBearer: false,
       enabled: true,
       rotationDays: 30,
+      keys: null,
     });
     expect(config.roles).toEqual([{ name: 'admin', permissions: ['invoke', 'read'] }]);
   });

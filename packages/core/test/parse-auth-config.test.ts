@@ -5,7 +5,7 @@ import { isParsedAuthConfig, parseAuthConfig } from '../src/config/parse-auth-co
 
 // The spec's defaults, written out here (not imported) so that a wrong default fails a test.
 const DEFAULT_API_KEYS = {
-  envVar: 'SERVICE_API_KEY', prefix: null, header: 'X-API-Key', allowBearer: true, enabled: true, rotationDays: 30,
+  envVar: 'SERVICE_API_KEY', prefix: null, header: 'X-API-Key', allowBearer: true, enabled: true, rotationDays: 30, keys: null,
 };
 const DEFAULT_CLAIMS = {
   userId: 'sub', email: 'email', name: 'name', roles: 'roles', permissions: 'permissions', scopes: 'scope', tenantId: null,
@@ -96,7 +96,7 @@ describe('parseAuthConfig: defaults', () => {
       modes: ['jwt'],
       fallback: 'no_auth',
       access: {},
-      apiKeys: { envVar: 'K', prefix: 'prod', header: 'X-Key', allowBearer: false, enabled: false, rotationDays: 7 },
+      apiKeys: { envVar: 'K', prefix: 'prod', header: 'X-Key', allowBearer: false, enabled: false, rotationDays: 7, keys: null },
       jwt: {
         jwksUrl: null,
         publicKeyEnv: 'JWT_PEM',

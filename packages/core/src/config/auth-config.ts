@@ -15,8 +15,30 @@ export interface ApiKeysConfig {
   readonly allowBearer: boolean;
   /** When false, API key mode authenticates nobody (and says so loudly). Default `true`. */
   readonly enabled: boolean;
-  /** Informational only. Default 30. */
+  /** Informational only: a key whose `created` is older gets a warning. Default 30. */
   readonly rotationDays: number;
+  /** `keys`: named keys for many clients. `null` (the default): the spec's single key. */
+  readonly keys: readonly ApiKeyEntryConfig[] | null;
+}
+
+/**
+ * One entry of `auth.api_keys.keys`. Entries of one name are one client (several live keys for
+ * rotation) and all carry that client's `roles` and `tenantId`.
+ */
+export interface ApiKeyEntryConfig {
+  /** The client; becomes `userId`. */
+  readonly name: string;
+  /** Variable holding the key itself; `null` when `hashEnv` is set. */
+  readonly envVar: string | null;
+  /** Variable holding the hex SHA-256 of the key; `null` when `envVar` is set. */
+  readonly hashEnv: string | null;
+  /** Roles of the client; permissions come from the top-level `roles`. */
+  readonly roles: readonly string[];
+  readonly tenantId: string | null;
+  /** `YYYY-MM-DD`: from that day (UTC) on, the key is refused. */
+  readonly expires: string | null;
+  /** `YYYY-MM-DD`: when the key was made, for the `rotation_days` warning. */
+  readonly created: string | null;
 }
 
 /** `auth.jwt.claims`, `auth.oauth2.claims`: claim names (dot paths allowed) for each identity field. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accessSchema, fallbackSchema } from './access-schema.js';
+import { apiKeyEntriesSchema, apiKeyEntryIssues } from './api-key-entries.js';
 import { AUTH_MODES, DEFAULTS, HMAC_ALGORITHMS, JWT_ALGORITHMS, OAUTH2_AUTH_METHODS } from './defaults.js';
 import { operationsFields } from './operations-config.js';
 
@@ -33,7 +34,9 @@ function withoutUserInfo(url: URL): boolean {
 
 const apiKeysSchema = z
   .strictObject({
-    env_var: envVarName.default(DEFAULTS.apiKeys.envVar),
+    // No .default(): `keys` excludes an env_var the user wrote, so "not written" must stay visible.
+    // parseAuthConfig fills the default; meta keeps it in the JSON Schema.
+    env_var: envVarName.optional().meta({ default: DEFAULTS.apiKeys.envVar }),
     prefix: z
       .string()
       .max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`)
@@ -51,6 +54,7 @@ const apiKeysSchema = z
     allow_bearer: z.boolean().default(DEFAULTS.apiKeys.allowBearer),
     enabled: z.boolean().default(DEFAULTS.apiKeys.enabled),
     rotation_days: z.int().min(1, 'must be at least 1').default(DEFAULTS.apiKeys.rotationDays),
+    keys: apiKeyEntriesSchema.optional(),
   })
   .prefault({});
 
@@ -164,6 +168,7 @@ export const configSchema = z
       });
     }
     checkOAuth2([config.auth.mode].flat(), config.auth.oauth2, ctx);
+    for (const issue of apiKeyEntryIssues(config.auth.api_keys)) ctx.addIssue({ code: 'custom', ...issue });
     const seen = new Set<string>();
     config.roles.forEach((role, index) => {
       if (seen.has(role.name)) {

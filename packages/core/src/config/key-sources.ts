@@ -26,7 +26,12 @@ export function describeKeySources(config: AuthConfig, modes: readonly AuthMode[
 
 function keySourceOf(config: AuthConfig, mode: AuthMode): string {
   if (mode === 'api_key') {
-    return config.apiKeys.enabled ? `environment variable ${apiKeyVariable(config)}` : 'none (auth.api_keys.enabled is false)';
+    if (!config.apiKeys.enabled) return 'none (auth.api_keys.enabled is false)';
+    const { keys } = config.apiKeys;
+    if (keys === null) return `environment variable ${apiKeyVariable(config)}`;
+    // Never 10 000 variable names on one line: how many, and where they are named.
+    const clients = new Set(keys.map((key) => key.name)).size;
+    return `auth.api_keys.keys (${keys.length} key${keys.length === 1 ? '' : 's'} of ${clients} client${clients === 1 ? '' : 's'})`;
   }
   if (mode === 'oauth2') {
     const { introspectionUrl, issuer, clientSecretEnv } = config.oauth2;

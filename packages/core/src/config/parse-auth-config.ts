@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { AuthConfig } from './auth-config.js';
-import type { AuthMode } from './defaults.js';
+import { DEFAULTS, type AuthMode } from './defaults.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
+import { toApiKeyEntries } from './api-key-entries.js';
 import { toClaimsConfig } from './claims-config.js';
 import { configSchema, type RawConfigOutput } from './config-schema.js';
 import { toOAuth2Config } from './oauth2-config.js';
@@ -39,12 +40,13 @@ function toAuthConfig({ auth, roles, rate_limit: rateLimit, metrics, access }: R
     modes,
     fallback: auth.fallback,
     apiKeys: {
-      envVar: keys.env_var,
+      envVar: keys.env_var ?? DEFAULTS.apiKeys.envVar,
       prefix: keys.prefix,
       header: keys.header,
       allowBearer: keys.allow_bearer,
       enabled: keys.enabled,
       rotationDays: keys.rotation_days,
+      keys: toApiKeyEntries(keys.keys),
     },
     jwt: {
       jwksUrl: jwt.jwks_url,

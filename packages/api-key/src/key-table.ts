@@ -1,0 +1,56 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+
+/** A key the table knows: the SHA-256 of its bytes, and what a match gives. */
+export interface TableEntry<T> {
+  readonly sha256: Buffer;
+  readonly value: T;
+}
+
+/** Finds what a presented key gives, or `undefined`; see {@link createKeyTable}. */
+export type KeyLookup<T> = (presented: Buffer) => T | undefined;
+
+/**
+ * Builds the lookup of presented keys among any number of expected keys, in time that depends
+ * neither on the number of keys, nor on which one matches, nor on the content or length of any
+ * expected key.
+ *
+ * Every expected key is kept only as `HMAC-SHA-256(k, SHA-256(key))` under `k`, 32 random bytes
+ * made for this table and never shown. A presented key is hashed the same way, once, and the
+ * result is looked up in a `Map`. The work per request is two hashes over the presented key (its
+ * own length, known to its sender) and one `Map` lookup of a 44-character string: the same for
+ * 1 or 10 000 keys, for the first or the last. A `Map` lookup compares strings, and where they
+ * differ it stops early; but the strings are keyed digests: without `k` a caller cannot choose
+ * or predict them, so how far a comparison ran says nothing about any expected key.
+ * SHA-256 first, because `hash_env` gives only the SHA-256 of a key, never the key.
+ *
+ * @throws RangeError when two entries hold the same key (callers report that at start-up first)
+ */
+export function createKeyTable<T>(entries: readonly TableEntry<T>[]): KeyLookup<T> {
+  const k = randomBytes(32);
+  const keyed = (sha256: Buffer) => createHmac('sha256', k).update(sha256).digest('base64');
+  const table = new Map<string, T>();
+  for (const entry of entries) {
+    const slot = keyed(entry.sha256);
+    if (table.has(slot)) throw new RangeError('two entries of the key table hold the same key');
+    table.set(slot, entry.value);
+  }
+  return (presented) => (presented.length === 0 ? undefined : table.get(keyed(sha256Of(presented))));
+}
+
+/** SHA-256 of a key's bytes: what `hash_env` holds (in hex) and `--new-key` prints. */
+export function sha256Of(key: Buffer): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+const ABOVE_LATIN1 = /[^\x00-\xff]/;
+
+/**
+ * The bytes of a key as it arrived in a header. Node decodes header bytes as Latin-1, so
+ * encoding back as Latin-1 gives the exact bytes the client sent (a UTF-8 key stays UTF-8).
+ * A string holding a character above U+00FF never came through that decoding (a hand-made
+ * request), so it is taken as UTF-8: Latin-1 encoding would keep only each character's low
+ * byte, and `'\u0161\u0162'` would then match the key `ab`.
+ */
+export function presentedBytes(key: string): Buffer {
+  return Buffer.from(key, ABOVE_LATIN1.test(key) ? 'utf8' : 'latin1');
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { inspect } from 'node:util';
+import { createKeyTable, presentedBytes, sha256Of } from '../src/key-table.js';
+
+const KEY = 'k3y-0123456789abcdef';
+const MiB = 1024 * 1024;
+const entry = <T>(key: string | Buffer, value: T) => ({ sha256: sha256Of(Buffer.from(key)), value });
+
+describe('createKeyTable with one key', () => {
+  const lookup = createKeyTable([entry(KEY, 'one')]);
+
+  it('finds the expected key', () => {
+    expect(lookup(Buffer.from(KEY))).toBe('one');
+  });
+
+  it.each([
+    ['a wrong key of equal length', 'k3y-0123456789abcdeX'],
+    ['a key differing in the first character', 'K3y-0123456789abcdef'],
+    ['a prefix of the key', KEY.slice(0, -1)],
+    ['an extension of the key', `${KEY}0`],
+    ['the key in upper case', KEY.toUpperCase()],
+    ['the key with a trailing NUL', `${KEY}\u0000`],
+    ['an empty key', ''],
+    ['the hex SHA-256 of the key (what hash_env holds)', createHash('sha256').update(KEY).digest('hex')],
+  ])('refuses %s', (_name, presented) => {
+    expect(lookup(Buffer.from(presented))).toBeUndefined();
+  });
+
+  it('takes keys of any length: a 1-byte and a 1 MiB wrong key both give undefined, without throwing', () => {
+    expect(lookup(Buffer.from('x'))).toBeUndefined();
+    expect(lookup(Buffer.alloc(MiB, 'k'))).toBeUndefined();
+    expect(lookup(Buffer.concat([Buffer.from(KEY), Buffer.alloc(MiB)]))).toBeUndefined();
+  });
+
+  it('never matches an empty presented key, even against an empty expected key', () => {
+    expect(createKeyTable([entry('', 'empty')])(Buffer.alloc(0))).toBeUndefined();
+  });
+
+  it('does not keep the expected digest: changing it afterwards changes nothing', () => {
+    const sha256 = sha256Of(Buffer.from(KEY));
+    const other = createKeyTable([{ sha256, value: 1 }]);
+    sha256.fill(0);
+    expect(other(Buffer.from(KEY))).toBe(1);
+  });
+
+  it('reveals nothing of the key or its digest when inspected', () => {
+    const digest = sha256Of(Buffer.from(KEY));
+    const shown = [inspect(lookup, { showHidden: true, depth: null }), String(lookup)].join('\n');
+    for (const secret of [KEY, digest.toString('hex'), digest.toString('base64')]) expect(shown).not.toContain(secret);
+  });
+});
+
+describe('createKeyTable with many keys', () => {
+  const keys = Array.from({ length: 1000 }, (_, i) => `key-${i}-${'z'.repeat(i % 50)}`);
+  const lookup = createKeyTable(keys.map((key, i) => entry(key, i)));
+
+  it('finds each key, first, last and between, and gives what that key gives', () => {
+    for (const i of [0, 1, 499, 998, 999]) expect(lookup(Buffer.from(keys[i]!))).toBe(i);
+    expect(keys.every((key, i) => lookup(Buffer.from(key)) === i)).toBe(true);
+  });
+
+  it('refuses a key that is not in it', () => {
+    expect(lookup(Buffer.from('key-1000-'))).toBeUndefined();
+    expect(lookup(Buffer.from(`${keys[7]!}x`))).toBeUndefined();
+  });
+
+  it('refuses two entries holding the same key', () => {
+    expect(() => createKeyTable([entry(KEY, 1), entry(KEY, 2)])).toThrow(RangeError);
+  });
+
+  it('keys its digests per table: two tables of the same keys agree on every answer', () => {
+    const again = createKeyTable(keys.slice(0, 10).map((key, i) => entry(key, i)));
+    expect(keys.slice(0, 10).map((key) => again(Buffer.from(key)))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
+
+describe('sha256Of', () => {
+  it('is the SHA-256 of the bytes, as `sha256sum` prints it in hex', () => {
+    expect(sha256Of(Buffer.from('abc')).toString('hex')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+});
+
+describe('presentedBytes', () => {
+  it.each([
+    ['an ASCII key', 'abc-123', [0x61, 0x62, 0x63, 0x2d, 0x31, 0x32, 0x33]],
+    ['a Latin-1 decoded UTF-8 key (as Node gives it)', Buffer.from('é', 'utf8').toString('latin1'), [0xc3, 0xa9]],
+    ['a Latin-1 character', '\u00ff', [0xff]],
+    ['a string that never went through Latin-1 decoding', 'é🔑', [0xc3, 0xa9, 0xf0, 0x9f, 0x94, 0x91]],
+  ])('gives the bytes of %s', (_name, key, bytes) => {
+    expect([...presentedBytes(key)]).toEqual(bytes);
+  });
+
+  it('gives back the exact bytes of a UTF-8 key that Node decoded as Latin-1', () => {
+    const key = 'ключ-🔑';
+    expect(presentedBytes(Buffer.from(key, 'utf8').toString('latin1')).equals(Buffer.from(key, 'utf8'))).toBe(true);
+  });
+
+  it('does not fold characters above U+00FF onto their low byte (no "šţ" = "ab")', () => {
+    const folded = String.fromCharCode(0x161, 0x162);
+    expect(presentedBytes(folded).equals(Buffer.from('ab'))).toBe(false);
+    expect(createKeyTable([entry('ab', 1)])(presentedBytes(folded))).toBeUndefined();
+  });
+});
