@@ -51,11 +51,13 @@ describe('a running service with keys', () => {
     const ok = await fetch(`${service.url}/invoke`, { method: 'POST', headers: { 'X-API-Key': A, 'Content-Type': 'application/json' }, body: '{"query":"q"}' });
     expect(ok.status).toBe(200);
     expect(await service.stop()).toBe(0);
-    expect(service.lines).toEqual([
-      '[authlayer] WARNING: API key "billing" (auth.api_keys.keys[0]) was created on 2020-01-01, more than rotation_days (30) ago: rotate it',
-      '[authlayer] WARNING: API key "ops" (auth.api_keys.keys[1]) expired on 2020-01-01 and is refused',
-      expect.stringMatching(/^\[authlayer\] listening on /),
+    // Every line the service wrote (pino JSON lines), from start-up to shutdown.
+    const logged = service.lines.map((line) => JSON.parse(line) as { level: string; msg: string });
+    expect(logged.filter((line) => line.level === 'warn').map((line) => line.msg)).toEqual([
+      'API key "billing" (auth.api_keys.keys[0]) was created on 2020-01-01, more than rotation_days (30) ago: rotate it',
+      'API key "ops" (auth.api_keys.keys[1]) expired on 2020-01-01 and is refused',
     ]);
+    expect(logged.length).toBeGreaterThan(3);
     for (const secret of [A, B, sha256(A), sha256(B)]) expect(service.lines.join('\n')).not.toContain(secret);
   });
 });
@@ -84,7 +86,10 @@ describe('--check with keys', () => {
       ],
       warnings: ['API key "billing" (auth.api_keys.keys[0]) was created on 2020-01-01, more than rotation_days (30) ago: rotate it'],
     });
-    expect(result.stderr).toBe('[authlayer] WARNING: API key "billing" (auth.api_keys.keys[0]) was created on 2020-01-01, more than rotation_days (30) ago: rotate it\n');
+    const warnings = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string });
+    expect(warnings).toEqual([
+      expect.objectContaining({ level: 'warn', msg: 'API key "billing" (auth.api_keys.keys[0]) was created on 2020-01-01, more than rotation_days (30) ago: rotate it' }),
+    ]);
     for (const secret of [A, B, sha256(A), sha256(B)]) expect(`${result.stdout}${result.stderr}`).not.toContain(secret);
   });
 });
