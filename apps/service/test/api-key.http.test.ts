@@ -77,6 +77,12 @@ describe.each(SETUPS)('API key mode over HTTP, %s: hostile and edge cases', (_se
     expect(JSON.stringify(res.headers)).not.toContain(KEY);
   });
 
+  it.each(['api_key', 'access_token'])('refuses the key in the query string (?%s=)', async (name) => {
+    const res = await request(app).post(`/invoke?${name}=${encodeURIComponent(KEY)}`).send({ query: 'q' });
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe(CHALLENGE_MISSING);
+  });
+
   it('never logged a line, and so no key', () => {
     expect(logger.text).toEqual([]);
   });
@@ -103,12 +109,6 @@ describe('API key mode over HTTP: settings', () => {
     const prod = await appFor({ prefix: 'prod' });
     const res = await invoke(prod, { 'X-API-Key': KEY });
     expect(res.status).toBe(401);
-  });
-
-  it.each(['api_key', 'access_token'])('refuses the key in the query string (?%s=)', async (name) => {
-    const res = await request(app).post(`/invoke?${name}=${encodeURIComponent(KEY)}`).send({ query: 'q' });
-    expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toBe(CHALLENGE_MISSING);
   });
 
   it('never logged a line, and so no key', () => {
