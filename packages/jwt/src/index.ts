@@ -3,9 +3,9 @@ import { createJwtHandler } from './jwt-handler.js';
 
 export { createJwtHandler } from './jwt-handler.js';
 export type { JwtHandlerDeps } from './jwt-handler.js';
-export { JWKS_DEFAULTS } from './remote-key-set.js';
-export type { JwksOptions } from './remote-key-set.js';
-export { MAX_TOKEN_BYTES } from './verify-token.js';
+export { JWKS_DEFAULTS } from './keys/remote-key-set.js';
+export type { JwksOptions } from './keys/remote-key-set.js';
+export { MAX_TOKEN_BYTES } from './verify/verify-token.js';
 export { TOKEN_CACHE_DEFAULTS } from './token-cache.js';
 export type { TokenCacheOptions } from './token-cache.js';
 

@@ -9,12 +9,12 @@ import {
   type AuthRequest,
   type HandlerDeps,
 } from '@authlayer/core';
-import { createKeySource } from './key-source.js';
-import type { JwksOptions } from './remote-key-set.js';
+import { createKeySource } from './keys/key-source.js';
+import type { JwksOptions } from './keys/remote-key-set.js';
 import { createTokenCache, type TokenCacheOptions } from './token-cache.js';
-import { translateJoseError } from './translate-jose-error.js';
-import { timesOf } from './validate-claims.js';
-import { createTokenVerifier } from './verify-token.js';
+import { translateJoseError } from './verify/translate-jose-error.js';
+import { timesOf } from './verify/validate-claims.js';
+import { createTokenVerifier } from './verify/verify-token.js';
 
 /** {@link HandlerDeps} plus the optional tuning of the remote key set (not in the config file). */
 export interface JwtHandlerDeps extends HandlerDeps {

@@ -1,4 +1,4 @@
-import { timeFailure, type TokenTimes } from './validate-claims.js';
+import { timeFailure, type TokenTimes } from './verify/validate-claims.js';
 
 /**
  * Bounds of the cache of verified tokens. Not part of the config file: a library user may pass

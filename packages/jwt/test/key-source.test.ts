@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createCaptureLogger } from '@authlayer/testkit';
-import { createKeySource } from '../src/key-source.js';
+import { createKeySource } from '../src/keys/key-source.js';
 import { jwtConfig } from './fixtures.js';
 
 describe('createKeySource', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { AuthError, bearerChallenge, type AuthFailure } from '@authlayer/core';
 import { errors } from 'jose';
-import { joseErrorCode, translateJoseError } from '../src/translate-jose-error.js';
+import { joseErrorCode, translateJoseError } from '../src/verify/translate-jose-error.js';
 import { failure } from './fixtures.js';
 
 const claim = (name: string, reason: string) => new errors.JWTClaimValidationFailed('library text', { secret: 'claim' }, name, reason);

@@ -3,9 +3,9 @@ import { describe, expect, it } from '@jest/globals';
 import { createSigningKey, mintToken } from '@authlayer/testkit';
 import type { JwtAlgorithm } from '@authlayer/core';
 import type { JWTVerifyGetKey } from 'jose';
-import { createJoseVerifier } from '../src/jose-verify.js';
-import { createTokenVerifier } from '../src/verify-token.js';
-import { verifySignature } from '../src/verify-signature.js';
+import { createJoseVerifier } from '../src/verify/jose-verify.js';
+import { createTokenVerifier } from '../src/verify/verify-token.js';
+import { verifySignature } from '../src/verify/verify-signature.js';
 import { failure, now, validClaims } from './fixtures.js';
 
 const subtle = globalThis.crypto.subtle;

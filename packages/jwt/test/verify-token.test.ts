@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { AuthFailure } from '@authlayer/core';
 import { createSigningKey, mintToken, signRaw, type SigningKey } from '@authlayer/testkit';
 import { importJWK, type JWTPayload } from 'jose';
-import { createTokenVerifier, MAX_TOKEN_BYTES, type TokenVerifier } from '../src/verify-token.js';
+import { createTokenVerifier, MAX_TOKEN_BYTES, type TokenVerifier } from '../src/verify/verify-token.js';
 import { failure, NOW, now } from './fixtures.js';
 
 const LEEWAY = 30;

@@ -1,6 +1,6 @@
 import { AuthError, bearerChallenge, type HandlerObserver, type Logger } from '@authlayer/core';
 import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
-import { joseErrorCode } from './translate-jose-error.js';
+import { joseErrorCode } from '../verify/translate-jose-error.js';
 
 /**
  * Tuning of the remote key set. Not part of the config file: a library user may pass it as
