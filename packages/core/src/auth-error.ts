@@ -10,7 +10,10 @@ export type AuthFailure =
   | 'audience_mismatch'
   | 'algorithm_not_allowed'
   | 'signature_invalid'
-  | 'key_unavailable';
+  | 'key_unavailable'
+  | 'claim_invalid'
+  | 'token_type_mismatch'
+  | 'token_revoked';
 
 /**
  * One fixed sentence per reason. It never holds a token, a key, a claim value or a library's
@@ -29,6 +32,9 @@ export const AUTH_FAILURE_DESCRIPTION: Readonly<Record<AuthFailure, string>> = O
   algorithm_not_allowed: 'the token algorithm is not allowed',
   signature_invalid: 'the token signature is invalid',
   key_unavailable: 'no key is available to verify the token',
+  claim_invalid: 'a required claim is missing',
+  token_type_mismatch: 'the token type is not accepted',
+  token_revoked: 'the token has been revoked',
 });
 
 /**

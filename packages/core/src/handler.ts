@@ -59,6 +59,12 @@ export interface HandlerObserver {
   tokenCache?(result: 'hit' | 'miss'): void;
 }
 
+/**
+ * Asked on every authenticated request (also when the token comes from a handler's cache):
+ * `true` refuses it with 401 `token_revoked`. `claims` is the token's verified payload.
+ */
+export type RevocationCheck = (context: AuthContext, claims: Readonly<Record<string, unknown>>) => boolean | Promise<boolean>;
+
 /** What a handler is given besides its config, so tests can pin the clock and the environment. */
 export interface HandlerDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -67,6 +73,8 @@ export interface HandlerDeps {
   readonly observe?: HandlerObserver;
   /** Milliseconds since the epoch; defaults to `Date.now`. */
   readonly now?: () => number;
+  /** Optional revocation hook; JWT mode asks it (see {@link RevocationCheck}). */
+  readonly isRevoked?: RevocationCheck;
 }
 
 /**

@@ -26,13 +26,14 @@ export type {
   HandlerReadiness,
   KeyState,
   Logger,
+  RevocationCheck,
 } from './handler.js';
 export { createClaimsMapper, readClaim } from './claims-mapper.js';
 export type { ClaimsMapper } from './claims-mapper.js';
 export { createNoAuthHandler } from './no-auth-handler.js';
 export { createPermissionResolver } from './role-permissions.js';
 export type { PermissionResolver } from './role-permissions.js';
-export type { AccessRule, AuthConfig, ApiKeyEntryConfig, ApiKeysConfig, ClaimsConfig, JwtConfig, RoleConfig } from './config/auth-config.js';
+export type { AccessRule, AuthConfig, ApiKeyEntryConfig, ApiKeysConfig, ClaimsConfig, JwtConfig, JwtProviderConfig, RoleConfig } from './config/auth-config.js';
 export { FALLBACKS } from './config/access-schema.js';
 export type { Fallback } from './config/access-schema.js';
 export type { RateLimitConfig } from './config/operations-config.js';

@@ -13,6 +13,9 @@ const REASONS: AuthFailure[] = [
   'algorithm_not_allowed',
   'signature_invalid',
   'key_unavailable',
+  'claim_invalid',
+  'token_type_mismatch',
+  'token_revoked',
 ];
 
 describe('AUTH_FAILURE_DESCRIPTION', () => {

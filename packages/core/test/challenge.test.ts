@@ -13,6 +13,9 @@ const INVALID: [AuthFailure, string][] = [
   ['algorithm_not_allowed', 'the token algorithm is not allowed'],
   ['signature_invalid', 'the token signature is invalid'],
   ['key_unavailable', 'no key is available to verify the token'],
+  ['claim_invalid', 'a required claim is missing'],
+  ['token_type_mismatch', 'the token type is not accepted'],
+  ['token_revoked', 'the token has been revoked'],
 ];
 
 describe('bearerChallenge', () => {

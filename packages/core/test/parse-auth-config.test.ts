@@ -12,7 +12,8 @@ const DEFAULT_CLAIMS = {
 };
 const DEFAULT_JWT = {
   jwksUrl: null, publicKeyEnv: null, issuer: null, audience: null, algorithms: ['RS256'], leewaySeconds: 30,
-  claims: DEFAULT_CLAIMS,
+  claims: DEFAULT_CLAIMS, discovery: false, staleKeysSeconds: 3600, requiredClaims: [], tokenType: null,
+  cookie: null, providers: [],
 };
 const DEFAULT_OAUTH2 = {
   introspectionUrl: null, discovery: false, issuer: null, audience: null, clientId: null,
@@ -105,6 +106,12 @@ describe('parseAuthConfig: defaults', () => {
         algorithms: ['ES256', 'HS256'],
         leewaySeconds: 0,
         claims: { ...DEFAULT_CLAIMS, userId: 'uid', tenantId: 'org.id', scopes: 'scp' },
+        discovery: false,
+        staleKeysSeconds: 3600,
+        requiredClaims: [],
+        tokenType: null,
+        cookie: null,
+        providers: [],
       },
       oauth2: DEFAULT_OAUTH2,
       roles: [
@@ -273,12 +280,12 @@ const refused: RefusedCase[] = [
     message: 'must not be empty',
   },
   // cross-field rules
-  { name: 'jwt mode without a key source', raw: { auth: { mode: 'jwt' } }, path: 'auth.jwt', message: 'jwt mode needs jwks_url or public_key_env' },
+  { name: 'jwt mode without a key source', raw: { auth: { mode: 'jwt' } }, path: 'auth.jwt', message: 'jwt mode needs jwks_url, public_key_env, discovery or providers' },
   {
     name: 'both key sources',
     raw: { auth: { mode: 'jwt', jwt: { ...jwks, public_key_env: 'PEM' } } },
     path: 'auth.jwt',
-    message: 'set jwks_url or public_key_env, not both',
+    message: 'set one of jwks_url, public_key_env and discovery, not jwks_url and public_key_env',
   },
   {
     name: 'HMAC algorithms with jwks_url',

@@ -52,15 +52,34 @@ export interface ClaimsConfig {
   readonly tenantId: string | null;
 }
 
-/** `auth.jwt`, with every default filled in. */
-export interface JwtConfig {
+/**
+ * How tokens of one issuer are checked: `auth.jwt` itself, or one entry of `auth.jwt.providers`
+ * (whose fields left out are taken from `auth.jwt`, except the key source).
+ */
+export interface JwtProviderConfig {
   readonly jwksUrl: string | null;
   readonly publicKeyEnv: string | null;
+  /** `jwks_uri` from `<issuer>/.well-known/openid-configuration`. Default `false`. */
+  readonly discovery: boolean;
   readonly issuer: string | null;
   readonly audience: string | null;
   readonly algorithms: readonly JwtAlgorithm[];
   readonly leewaySeconds: number;
   readonly claims: ClaimsConfig;
+  /** Claims (names or dot paths) that must be present. Default none. */
+  readonly requiredClaims: readonly string[];
+  /** The header `typ` a token must have (RFC 9068 `at+jwt`). Default `null`: any. */
+  readonly tokenType: string | null;
+  /** How long past its age a remote key set keeps serving when a refresh fails. Default 3600. */
+  readonly staleKeysSeconds: number;
+}
+
+/** `auth.jwt`, with every default filled in. */
+export interface JwtConfig extends JwtProviderConfig {
+  /** A cookie read when there is no Authorization header. Default `null`. */
+  readonly cookie: string | null;
+  /** Several issuers, each picked by the token's `iss`. Empty when `auth.jwt` is the only one. */
+  readonly providers: readonly JwtProviderConfig[];
 }
 
 /** One entry of the top-level `roles` list. */

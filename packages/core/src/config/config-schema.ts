@@ -1,36 +1,17 @@
 import { z } from 'zod';
 import { accessSchema, fallbackSchema } from './access-schema.js';
 import { apiKeyEntriesSchema, apiKeyEntryIssues } from './api-key-entries.js';
-import { AUTH_MODES, DEFAULTS, HMAC_ALGORITHMS, JWT_ALGORITHMS, OAUTH2_AUTH_METHODS } from './defaults.js';
+import { envVarName, keySetUrl, NAME_MAX_LENGTH, text } from './common-fields.js';
+import { AUTH_MODES, DEFAULTS, OAUTH2_AUTH_METHODS } from './defaults.js';
+import { checkJwtRules, claimsSchema, jwtSchema } from './jwt-schema.js';
 import { operationsFields } from './operations-config.js';
+
+export { NAME_MAX_LENGTH } from './common-fields.js';
+export { claimsSchema } from './jwt-schema.js';
 
 // RFC 9110 §5.6.2: a field name is a token.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const PREFIX = /^[A-Za-z][A-Za-z0-9_]*$/;
-
-const text = z.string().min(1, 'must not be empty');
-/** Longest environment variable name accepted, so no error or log line ever repeats a huge one. */
-export const NAME_MAX_LENGTH = 128;
-const envVarName = z
-  .string()
-  .max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`)
-  .regex(ENV_VAR_NAME, 'must be an environment variable name (letters, digits, _)');
-const claimPath = z
-  .string()
-  .regex(/^[^.]+(\.[^.]+)*$/, 'must be a claim name or a dot path such as realm_access.roles');
-
-/**
- * An http(s) URL to fetch keys or metadata from. User info (`https://user:pass@host`) is refused
- * at start-up: `fetch` refuses such URLs, so every request would fail later instead.
- */
-const keySetUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-  .refine((url) => URL.canParse(url) && withoutUserInfo(new URL(url)), 'must not hold a user name or password (fetch refuses such URLs)');
-
-function withoutUserInfo(url: URL): boolean {
-  return url.username === '' && url.password === '';
-}
 
 const apiKeysSchema = z
   .strictObject({
@@ -55,36 +36,6 @@ const apiKeysSchema = z
     enabled: z.boolean().default(DEFAULTS.apiKeys.enabled),
     rotation_days: z.int().min(1, 'must be at least 1').default(DEFAULTS.apiKeys.rotationDays),
     keys: apiKeyEntriesSchema.optional(),
-  })
-  .prefault({});
-
-/** `auth.jwt.claims`; `null` (or left out) means every default. */
-export const claimsSchema = z.strictObject({
-    user_id: claimPath.default(DEFAULTS.claims.userId),
-    email: claimPath.default(DEFAULTS.claims.email),
-    name: claimPath.default(DEFAULTS.claims.name),
-    roles: claimPath.default(DEFAULTS.claims.roles),
-    permissions: claimPath.default(DEFAULTS.claims.permissions),
-    scopes: claimPath.default(DEFAULTS.claims.scopes),
-  tenant_id: claimPath.nullable().default(DEFAULTS.claims.tenantId),
-});
-
-const jwtSchema = z
-  .strictObject({
-    jwks_url: keySetUrl.nullable().default(null),
-    public_key_env: envVarName.nullable().default(null),
-    issuer: text.nullable().default(null),
-    audience: text.nullable().default(null),
-    algorithms: z
-      .array(z.enum(JWT_ALGORITHMS))
-      .min(1, 'must list at least one algorithm')
-      .default([...DEFAULTS.jwt.algorithms]),
-    leeway_seconds: z
-      .int()
-      .min(0, `must be 0 to ${DEFAULTS.leewayMaxSeconds}`)
-      .max(DEFAULTS.leewayMaxSeconds, `must be 0 to ${DEFAULTS.leewayMaxSeconds}`)
-      .default(DEFAULTS.jwt.leewaySeconds),
-    claims: claimsSchema.nullable().default(null),
   })
   .prefault({});
 
@@ -152,21 +103,7 @@ export const configSchema = z
     access: accessSchema,
   })
   .superRefine((config, ctx) => {
-    const { jwt } = config.auth;
-    if ([config.auth.mode].flat().includes('jwt') && jwt.jwks_url === null && jwt.public_key_env === null) {
-      ctx.addIssue({ code: 'custom', path: ['auth', 'jwt'], message: 'jwt mode needs jwks_url or public_key_env' });
-    }
-    if (jwt.jwks_url !== null && jwt.public_key_env !== null) {
-      ctx.addIssue({ code: 'custom', path: ['auth', 'jwt'], message: 'set jwks_url or public_key_env, not both' });
-    }
-    const hmac = jwt.algorithms.filter((alg) => (HMAC_ALGORITHMS as readonly string[]).includes(alg));
-    if (jwt.jwks_url !== null && hmac.length > 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['auth', 'jwt', 'algorithms'],
-        message: `${hmac.join(', ')} need a shared secret through public_key_env, not jwks_url`,
-      });
-    }
+    checkJwtRules(config.auth.jwt, [config.auth.mode].flat().includes('jwt'), ctx);
     checkOAuth2([config.auth.mode].flat(), config.auth.oauth2, ctx);
     for (const issue of apiKeyEntryIssues(config.auth.api_keys)) ctx.addIssue({ code: 'custom', ...issue });
     const seen = new Set<string>();

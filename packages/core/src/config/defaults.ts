@@ -31,6 +31,8 @@ export const DEFAULTS = Object.freeze({
     audience: null,
     algorithms: Object.freeze(['RS256'] as JwtAlgorithm[]),
     leewaySeconds: 30,
+    discovery: false,
+    staleKeysSeconds: 3600,
   }),
   oauth2: Object.freeze({
     introspectionUrl: null,
@@ -56,4 +58,5 @@ export const DEFAULTS = Object.freeze({
   }),
   headerMaxLength: 64,
   leewayMaxSeconds: 300,
+  staleKeysMaxSeconds: 86_400,
 });

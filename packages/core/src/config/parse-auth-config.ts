@@ -8,6 +8,7 @@ import { configSchema, type RawConfigOutput } from './config-schema.js';
 import { toOAuth2Config } from './oauth2-config.js';
 import { toRateLimitConfig } from './operations-config.js';
 import { knownFields, suggestField } from './suggest-field.js';
+import { toJwtConfig } from './to-jwt-config.js';
 
 const PARSED = Symbol.for('authlayer.config');
 
@@ -48,15 +49,7 @@ function toAuthConfig({ auth, roles, rate_limit: rateLimit, metrics, access }: R
       rotationDays: keys.rotation_days,
       keys: toApiKeyEntries(keys.keys),
     },
-    jwt: {
-      jwksUrl: jwt.jwks_url,
-      publicKeyEnv: jwt.public_key_env,
-      issuer: jwt.issuer,
-      audience: jwt.audience,
-      algorithms: [...new Set(jwt.algorithms)],
-      leewaySeconds: jwt.leeway_seconds,
-      claims: toClaimsConfig(jwt.claims),
-    },
+    jwt: toJwtConfig(jwt),
     oauth2: toOAuth2Config(auth.oauth2, toClaimsConfig(auth.oauth2.claims)),
     roles: roles.map((role) => ({ name: role.name, permissions: [...new Set(role.permissions)] })),
     rateLimit: toRateLimitConfig(rateLimit),
