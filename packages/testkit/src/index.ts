@@ -1,7 +1,7 @@
 export { createCaptureLogger } from './capture-logger.js';
 export type { CaptureLogger, LogLine } from './capture-logger.js';
 export { startJwksServer } from './jwks-server.js';
-export type { JwksServer, JwksServerMode } from './jwks-server.js';
+export type { JwksServer, JwksServerMode, JwksServerOptions } from './jwks-server.js';
 export { startLoopbackServer } from './loopback-server.js';
 export type { LoopbackServer } from './loopback-server.js';
 export { forgeToken, mintToken, signRaw } from './mint-token.js';

@@ -10,6 +10,8 @@ export interface LoopbackServer {
    * never answered, so a test that made the server hang still ends cleanly.
    */
   close(): Promise<void>;
+  /** Listens again on the same port after `close()` (an outage that ends). */
+  reopen(): Promise<void>;
 }
 
 /** Starts `listener` on 127.0.0.1, port 0 (the system picks a free one). */
@@ -22,7 +24,8 @@ export async function startLoopbackServer(
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await listen(0);
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
@@ -31,5 +34,6 @@ export async function startLoopbackServer(
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
       }),
+    reopen: () => listen(port),
   };
 }

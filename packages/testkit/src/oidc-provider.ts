@@ -22,6 +22,8 @@ export interface OidcProvider {
   readonly jwksUri: string;
   readonly tokenEndpoint: string;
   readonly clientId: string;
+  /** The path of each request it received, in order (its own token requests included). */
+  readonly paths: readonly string[];
   /**
    * An RFC 9068 JWT access token, over real HTTP: client credentials with a resource indicator.
    * Without `clientId`, the default client's (`scope: "invoke read"`, nested role `reporter`).
@@ -47,7 +49,11 @@ export async function startOidcProvider(
   const { privateKey } = await generateKeyPair(alg, { extractable: true });
   const signingJwk: JWK = { ...(await exportJWK(privateKey)), kid, alg, use: 'sig' };
   let callback: ReturnType<InstanceType<typeof Provider>['callback']> | undefined;
-  const server = await startLoopbackServer((request, response) => void callback?.(request, response));
+  const paths: string[] = [];
+  const server = await startLoopbackServer((request, response) => {
+    paths.push(String(request.url));
+    callback?.(request, response);
+  });
   const provider = new Provider(server.origin, {
     jwks: { keys: [signingJwk] },
     clientDefaults: { id_token_signed_response_alg: alg },
@@ -88,6 +94,7 @@ export async function startOidcProvider(
     jwksUri: discovery.jwks_uri as string,
     tokenEndpoint,
     clientId: CLIENT.client_id,
+    paths,
     obtainToken(clientId = CLIENT.client_id) {
       const scope = extraClients.find((client) => client.id === clientId)?.scope ?? 'invoke read';
       return obtainClientCredentialsToken({ tokenEndpoint, clientId, clientSecret: SECRET, scope, resource: OIDC_RESOURCE });

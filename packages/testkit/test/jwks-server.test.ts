@@ -49,3 +49,25 @@ describe('startJwksServer', () => {
     expect(await pending).toBe('aborted');
   });
 });
+
+describe('startJwksServer: discovery and outages', () => {
+  it('serves a discovery document naming its key set, or another issuer when told', async () => {
+    server = await startJwksServer([]);
+    const own = await (await fetch(`${server.issuer}/.well-known/openid-configuration`)).json();
+    expect(own).toEqual({ issuer: server.issuer, jwks_uri: server.url });
+    await server.close();
+    server = await startJwksServer([], { discoveryIssuer: 'https://elsewhere.example' });
+    const other = await (await fetch(`${server.issuer}/.well-known/openid-configuration`)).json();
+    expect(other).toEqual({ issuer: 'https://elsewhere.example', jwks_uri: server.url });
+    expect(server.paths).toEqual(['/.well-known/openid-configuration']);
+  });
+
+  it('refuses connections between stop() and start(), on the same port', async () => {
+    server = await startJwksServer([]);
+    await server.stop();
+    await expect(fetch(server.url)).rejects.toThrow();
+    await server.start();
+    expect((await fetch(server.url)).status).toBe(200);
+    expect(server.hits).toBe(1);
+  });
+});

@@ -30,6 +30,7 @@ describe('startOidcProvider', () => {
       org: { id: 'acme' },
     });
     expect(decodeJwt(await provider.obtainToken()).jti).not.toBe(payload.jti);
+    expect(provider.paths).toContain('/.well-known/openid-configuration');
   });
 
   it('issues tokens of a further client with its own scope and claims', async () => {
