@@ -1,45 +1,49 @@
 import {
   AuthError,
   bearerChallenge,
-  createClaimsMapper,
-  readBearerToken,
   type AuthConfig,
   type AuthContext,
   type AuthHandler,
   type AuthRequest,
   type HandlerDeps,
 } from '@authlayer/core';
-import { createKeySource } from './keys/key-source.js';
+import { describeProviders, readinessOf } from './handler-status.js';
 import type { JwksOptions } from './keys/remote-key-set.js';
-import { createTokenCache, type TokenCacheOptions } from './token-cache.js';
-import { translateJoseError } from './verify/translate-jose-error.js';
-import { timesOf } from './verify/validate-claims.js';
-import { createTokenVerifier } from './verify/verify-token.js';
+import { createProvider, type Provider, type Verified } from './provider.js';
+import { readToken } from './read-token.js';
+import { createProviderSelector } from './select-provider.js';
+import type { TokenCacheOptions } from './token-cache.js';
+import { refuse, translateJoseError } from './verify/translate-jose-error.js';
 
 /** {@link HandlerDeps} plus the optional tuning of the remote key set (not in the config file). */
 export interface JwtHandlerDeps extends HandlerDeps {
-  /** Timeout, cool-down and cache age of the `jwks_url` key set; see {@link JwksOptions}. */
+  /** Timeout, cool-down and cache age of remote key sets; see {@link JwksOptions}. */
   readonly jwks?: JwksOptions;
   /** Bounds of the cache of verified tokens; see {@link TokenCacheOptions}. */
   readonly tokenCache?: TokenCacheOptions;
 }
 
 /**
- * Creates the handler of `auth.mode: jwt`. Start-up work happens here: the static key is read
- * and checked against `algorithms`, or the remote key set is prepared (it is fetched on first
- * use, so an unreachable `jwks_url` does not stop the service).
+ * Creates the handler of `auth.mode: jwt`. Start-up work happens here: static keys are read
+ * and checked against `algorithms`, remote key sets are prepared (fetched on first use, so an
+ * unreachable provider does not stop the service).
  *
- * `authenticate` reads `Authorization: Bearer <token>`, verifies the token, and maps its claims
- * to an `AuthContext` with `method: "jwt"`. It rejects with `AuthError` (401) and nothing else;
- * the error's `challenge` is the RFC 6750 `WWW-Authenticate` value. A token verified before is
- * answered from a bounded cache of this handler while a fresh verification would still accept
- * it (see `createTokenCache`); failures are never cached.
+ * `authenticate` reads `Authorization: Bearer <token>` (or the configured `cookie` when there
+ * is no Authorization header), picks the provider by the token's `iss` when `providers` is set,
+ * verifies the token, and maps its claims to an `AuthContext` with `method: "jwt"`. It rejects
+ * with `AuthError` (401) and nothing else. A token verified before is answered from a bounded
+ * cache of its provider while a fresh verification would still accept it (see
+ * `createTokenCache`); failures are never cached. `deps.isRevoked` is asked on every success,
+ * cache hits included; `true` (or a hook that fails) refuses with `token_revoked`.
+ *
+ * `readiness()` is ready when every issuer's keys can verify now (static, fresh or stale), and
+ * starts a due fetch in the background; `describe()` lists the issuers and key variables.
  *
  * @throws ConfigError when the key material is missing or cannot serve the configured algorithms.
- * @throws TypeError when called without a config or deps, or when `deps.tokenCache` holds a
- *   bound that is not a non-negative integer.
+ * @throws TypeError when called without a config or deps, when `deps.isRevoked` is not a
+ *   function, or when `deps.tokenCache` holds a bound that is not a non-negative integer.
  * @example
- * const config = parseAuthConfig({ auth: { mode: 'jwt', jwt: { jwks_url: 'https://idp.example.com/jwks', issuer: 'https://idp.example.com' } } });
+ * const config = parseAuthConfig({ auth: { mode: 'jwt', jwt: { issuer: 'https://idp.example.com', discovery: true } } });
  * const handler = await createJwtHandler(config, { env: process.env, logger: console });
  * const context = await handler.authenticate({ headers: req.headers });
  */
@@ -47,30 +51,68 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   if (typeof config?.jwt !== 'object' || typeof deps?.env !== 'object' || typeof deps.logger !== 'object') {
     throw new TypeError('createJwtHandler(config, deps) needs a parsed config and { env, logger }');
   }
-  const key = await createKeySource(config.jwt, deps);
+  if (deps.isRevoked !== undefined && typeof deps.isRevoked !== 'function') throw new TypeError('isRevoked must be a function');
   const now = deps.now ?? Date.now;
-  const verify = createTokenVerifier(key, { jwt: config.jwt, now });
-  const mapClaims = createClaimsMapper('jwt', config.jwt.claims, config.roles);
-  const cache = createTokenCache<AuthContext>(config.jwt.leewaySeconds, deps.tokenCache);
+  const several = config.jwt.providers.length > 0;
+  const configs = several ? config.jwt.providers : [config.jwt];
+  const providers = await Promise.all(
+    configs.map((jwt, index) => createProvider(jwt, config.roles, { ...deps, now }, several ? `auth.jwt.providers[${index}]` : 'auth.jwt')),
+  );
+  const select = createProviderSelector(providers, several);
+  const revoked = createRevocationCheck(deps);
 
   async function authenticate(request: AuthRequest): Promise<AuthContext> {
-    const bearer = readBearerToken(request);
+    const bearer = readToken(request, config.jwt.cookie);
     if (bearer.kind === 'absent') throw new AuthError('credentials_missing', bearerChallenge('credentials_missing'));
     if (bearer.kind === 'malformed') throw new AuthError('token_malformed', bearerChallenge('token_malformed'));
-    const cached = cache.get(bearer.token, now());
-    deps.observe?.tokenCache?.(cached === undefined ? 'miss' : 'hit');
-    if (cached !== undefined) return cached;
+    const { token } = bearer;
+    const hit = cachedIn(providers, token, now());
+    deps.observe?.tokenCache?.(hit === undefined ? 'miss' : 'hit');
+    if (hit !== undefined) return revoked(hit);
+    let provider: Provider;
+    let verified: Verified;
     try {
-      const claims = await verify(bearer.token);
-      const context = mapClaims(claims);
-      // The context is frozen and depends only on the token and this handler's config.
-      cache.set(bearer.token, context, timesOf(claims), now());
-      return context;
+      provider = select(token);
+      verified = await provider.verify(token);
     } catch (error) {
       // Anything unexpected (a bug, a library surprise) is still a 401, never a 500.
       throw translateJoseError(error);
     }
+    const context = await revoked(verified);
+    provider.remember(token, verified, now());
+    return context;
   }
 
-  return Object.freeze({ method: 'jwt' as const, authenticate });
+  return Object.freeze({
+    method: 'jwt' as const,
+    authenticate,
+    describe: () => describeProviders(providers, deps.env),
+    readiness: () => readinessOf(providers),
+  });
+}
+
+/** A token is in at most one provider's cache; with one provider this is one lookup. */
+function cachedIn(providers: readonly Provider[], token: string, nowMs: number): Verified | undefined {
+  for (const provider of providers) {
+    const hit = provider.cached(token, nowMs);
+    if (hit !== undefined) return hit;
+  }
+  return undefined;
+}
+
+/** `deps.isRevoked` around a verified token: its context, or `token_revoked`. Fails closed. */
+function createRevocationCheck({ isRevoked, logger }: JwtHandlerDeps): (verified: Verified) => Promise<AuthContext> {
+  if (isRevoked === undefined) return async ({ context }) => context;
+  return async ({ context, claims }) => {
+    let answer: unknown;
+    try {
+      answer = await isRevoked(context, claims);
+    } catch (error) {
+      logger.error(`isRevoked failed (${error instanceof Error ? error.name : typeof error}); the request is refused`);
+      throw refuse('token_revoked');
+    }
+    if (typeof answer !== 'boolean') logger.error(`isRevoked answered ${typeof answer}, not a boolean; the request is refused`);
+    if (answer !== false) throw refuse('token_revoked');
+    return context;
+  };
 }

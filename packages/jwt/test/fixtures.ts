@@ -7,6 +7,18 @@ import { createJwtHandler, type JwtHandlerDeps } from '../src/index.js';
 export const NOW = 1_800_000_000;
 export const now = (): number => NOW * 1000;
 
+/** A pinned clock that a test moves by hand. */
+export interface Clock {
+  readonly now: () => number;
+  advance(seconds: number): void;
+}
+
+/** A {@link Clock} starting at {@link NOW}. */
+export function createClock(start = NOW * 1000): Clock {
+  let ms = start;
+  return { now: () => ms, advance: (seconds) => void (ms += seconds * 1000) };
+}
+
 /** A checked config in JWT mode, through core's parser as a user's YAML would go. */
 export function jwtConfig(jwt: Record<string, unknown>, roles: unknown[] = []): AuthConfig {
   return parseAuthConfig({ auth: { mode: 'jwt', jwt }, roles });
@@ -51,8 +63,9 @@ export async function jwksHandler(
   url: string,
   jwt: Record<string, unknown> = {},
   jwks: JwtHandlerDeps['jwks'] = { timeoutMs: 2000 },
+  clock: () => number = now,
 ): Promise<{ handler: AuthHandler; logger: CaptureLogger }> {
   const logger = createCaptureLogger();
-  const handler = await createJwtHandler(jwtConfig({ jwks_url: url, ...jwt }), { env: {}, logger, now, jwks });
+  const handler = await createJwtHandler(jwtConfig({ jwks_url: url, ...jwt }), { env: {}, logger, now: clock, jwks });
   return { handler, logger };
 }

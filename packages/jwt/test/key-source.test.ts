@@ -6,23 +6,26 @@ import { jwtConfig } from './fixtures.js';
 describe('createKeySource', () => {
   const deps = { env: {}, logger: createCaptureLogger() };
 
-  it('needs exactly one of jwks_url and public_key_env', async () => {
+  it('needs exactly one of jwks_url, public_key_env and discovery', async () => {
     const { jwt } = jwtConfig({ public_key_env: 'JWT_KEY' });
     for (const broken of [
       { ...jwt, publicKeyEnv: null },
       { ...jwt, jwksUrl: 'https://idp.example/jwks' },
+      { ...jwt, discovery: true },
     ]) {
       await expect(createKeySource(broken, deps)).rejects.toMatchObject({
         name: 'ConfigError',
         path: 'auth.jwt',
-        message: 'auth.jwt: set exactly one of jwks_url and public_key_env',
+        message: 'auth.jwt: set exactly one of jwks_url, public_key_env and discovery',
       });
     }
   });
 
   it('does not fetch an unreachable jwks_url at start-up', async () => {
     const { jwt } = jwtConfig({ jwks_url: 'http://127.0.0.1:9/jwks' });
-    await expect(createKeySource(jwt, deps)).resolves.toEqual(expect.any(Function));
+    const source = await createKeySource(jwt, deps);
+    expect(source.kind).toBe('jwks_url');
+    expect(source.state()).toBe('not_fetched');
     expect(deps.logger.lines).toEqual([]);
   });
 });

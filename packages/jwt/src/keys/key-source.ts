@@ -1,4 +1,4 @@
-import { ConfigError, type JwtAlgorithm, type JwtConfig, type HandlerObserver, type Logger } from '@authlayer/core';
+import { ConfigError, isConfigError, type JwtAlgorithm, type JwtProviderConfig, type KeyState, type Logger } from '@authlayer/core';
 import type { CryptoKey, JWTVerifyGetKey } from 'jose';
 import { createRemoteKeySet, type JwksOptions } from './remote-key-set.js';
 import { loadStaticKeys } from './static-key.js';
@@ -7,25 +7,66 @@ import { loadStaticKeys } from './static-key.js';
 export interface KeySourceDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly logger: Logger;
+  readonly now?: () => number;
   readonly jwks?: JwksOptions;
   readonly observe?: HandlerObserver;
 }
 
+/** The keys of one issuer, and what operators see of them. */
+export interface KeySource {
+  readonly getKey: JWTVerifyGetKey;
+  /** `jwks_url`, `discovery` or `public_key_env`. */
+  readonly kind: 'jwks_url' | 'discovery' | 'public_key_env';
+  /** The state of a remote key set; `null` for a static key (always usable). */
+  state(): KeyState | null;
+  /** Starts a due fetch of a remote key set; nothing for a static key. */
+  warm(): Promise<void>;
+}
+
 /**
- * The key resolver for `auth.jwt`: the remote key set at `jwks_url`, or the static key (PEM
- * public key or HMAC secret) in the variable that `public_key_env` names. The resolver is only
- * asked after jose has checked the token's `alg` against `algorithms`, and it never looks at the
- * header's `jku`, `x5u`, `jwk` or `x5c` (RFC 8725 §3.10).
+ * The key resolver of one issuer (`auth.jwt`, or one entry of `auth.jwt.providers`): the remote
+ * key set at `jwks_url` or named by the issuer's OpenID configuration (`discovery`), or the
+ * static key (PEM public key or HMAC secret) in the variable that `public_key_env` names. The
+ * resolver is only asked after the token's `alg` was checked against `algorithms`, and it never
+ * looks at the header's `jku`, `x5u`, `jwk` or `x5c` (RFC 8725 §3.10).
  *
- * @throws ConfigError when neither or both sources are set, or the static key is unusable
- *   (see `loadStaticKeys`). An unreachable `jwks_url` is not an error here: it is fetched on use.
+ * @param label - the config path for messages and log lines (`auth.jwt`, `auth.jwt.providers[0]`).
+ * @throws ConfigError when not exactly one source is set, `discovery` has no issuer, or the
+ *   static key is unusable (see `loadStaticKeys`). An unreachable provider is not an error here:
+ *   nothing is fetched before a token needs it.
  */
-export async function createKeySource(jwt: JwtConfig, deps: KeySourceDeps): Promise<JWTVerifyGetKey> {
-  if ((jwt.jwksUrl === null) === (jwt.publicKeyEnv === null)) {
-    throw new ConfigError({ path: 'auth.jwt', message: 'set exactly one of jwks_url and public_key_env' });
+export async function createKeySource(jwt: JwtProviderConfig, deps: KeySourceDeps, label = 'auth.jwt'): Promise<KeySource> {
+  const kinds = (['jwks_url', 'discovery', 'public_key_env'] as const).filter((kind) => sourceOf(jwt, kind));
+  if (kinds.length !== 1) {
+    throw new ConfigError({ path: label, message: 'set exactly one of jwks_url, public_key_env and discovery' });
   }
-  if (jwt.jwksUrl !== null) return createRemoteKeySet(jwt.jwksUrl, deps.logger, deps.jwks, deps.observe);
-  const keys = await loadStaticKeys(jwt.publicKeyEnv as string, jwt.algorithms, deps.env);
-  // jose has already refused any `alg` outside `algorithms`, and there is a key for each of those.
-  return (header) => keys.get(header.alg as JwtAlgorithm) as CryptoKey;
+  const kind = kinds[0] as KeySource['kind'];
+  if (kind !== 'public_key_env') {
+    if (kind === 'discovery' && jwt.issuer === null) throw new ConfigError({ path: `${label}.issuer`, message: 'discovery needs issuer' });
+    const location = kind === 'discovery' ? { issuer: jwt.issuer as string } : { jwksUrl: jwt.jwksUrl as string };
+    const settings = {
+      ...deps.jwks,
+      logger: deps.logger,
+      now: deps.now ?? Date.now,
+      staleMs: jwt.staleKeysSeconds * 1000,
+      label: `${label}.${kind}`,
+      ...(deps.observe === undefined ? {} : { observe: deps.observe }),
+    };
+    const remote = createRemoteKeySet(location, settings);
+    return { getKey: remote.getKey, kind, state: remote.state, warm: remote.warm };
+  }
+  const keys = await loadStaticKeys(jwt.publicKeyEnv as string, jwt.algorithms, deps.env).catch((error: unknown) => {
+    // loadStaticKeys names `auth.jwt.…`; a provider's key is at `auth.jwt.providers[i].…`.
+    if (!isConfigError(error)) throw error;
+    throw new ConfigError(error.issues.map((issue) => ({ ...issue, path: issue.path.replace('auth.jwt', label) })));
+  });
+  // The `alg` was checked against `algorithms` already, and there is a key for each of those.
+  const getKey: JWTVerifyGetKey = (header) => keys.get(header.alg as JwtAlgorithm) as CryptoKey;
+  return { getKey, kind, state: () => null, warm: () => Promise.resolve() };
+}
+
+function sourceOf(jwt: JwtProviderConfig, kind: KeySource['kind']): boolean {
+  if (kind === 'jwks_url') return jwt.jwksUrl !== null;
+  if (kind === 'discovery') return jwt.discovery;
+  return jwt.publicKeyEnv !== null;
 }

@@ -1,0 +1,58 @@
+/** Why a key set (or its discovery document) could not be read; `cause` is for operators. */
+export class KeyFetchError extends Error {
+  override readonly name = 'KeyFetchError';
+  /** `error` for a provider that contradicts the config (a misconfiguration), else `warn`. */
+  constructor(
+    readonly reason: string,
+    readonly level: 'warn' | 'error' = 'warn',
+  ) {
+    super(reason);
+  }
+}
+
+/** Told of each fetch: `ok` for an answer with status 200, `error` for any other answer or none. */
+export type FetchObserver = (result: 'ok' | 'error') => void;
+
+// Real key sets and discovery documents are a few KiB; refuse to buffer more than this.
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * GETs `url` and parses its JSON body. Redirects are not followed (as jose's remote key set),
+ * the request is aborted after `timeoutMs`, and a body over 1 MiB is refused.
+ *
+ * @throws KeyFetchError with a short cause: `timed out`, `the request failed`,
+ *   `the answer was not a 200 with JSON`.
+ */
+export async function fetchJson(url: string, timeoutMs: number, observe: FetchObserver): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      redirect: 'manual',
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    observe('error');
+    throw new KeyFetchError((error as Error | undefined)?.name === 'TimeoutError' ? 'timed out' : 'the request failed');
+  }
+  observe(response.status === 200 ? 'ok' : 'error');
+  try {
+    if (response.status !== 200) throw new Error('status');
+    return JSON.parse(await readBounded(response)) as unknown;
+  } catch (error) {
+    await response.body?.cancel().catch(() => undefined);
+    if ((error as Error | undefined)?.name === 'TimeoutError') throw new KeyFetchError('timed out');
+    throw new KeyFetchError('the answer was not a 200 with JSON');
+  }
+}
+
+async function readBounded(response: Response): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += (chunk as Uint8Array).byteLength;
+    if (size > MAX_BODY_BYTES) throw new Error('too large');
+    chunks.push(chunk as Uint8Array);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
