@@ -17,6 +17,7 @@ import { createServiceMetrics } from './metrics.js';
 import { checkAccessRoutes } from './access.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { docsRouter } from './routes/docs.js';
+import { healthRouter } from './routes/health.js';
 import { invokeRouter } from './routes/invoke.js';
 
 /** Options of {@link createApp}: the middleware's, and the service's operations. */
@@ -67,9 +68,7 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   // Contract: any other method is 404. Without this, Express's routers answer OPTIONS themselves
   // (200 text/plain "POST"); a CORS preflight is the app's CORS handler's, and there is none here.
   app.use(onlyMethods('GET', 'HEAD', 'POST'));
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', auth: describeAuth(auth) });
-  });
+  app.use(healthRouter(auth));
   if (metricsOption ?? auth.config.metrics) app.get('/metrics', metrics.handler);
   app.get('/openapi.json', (_req, res) => {
     res.json(document);
@@ -81,17 +80,11 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   return Object.assign(app, { shutdown: () => auth.close(), auth });
 }
 
-/**
- * `/healthz`'s `auth`: the configured mode and the active handler, each a list when `auth.mode`
- * lists several modes (`handler` then lists the modes that authenticate, or `["none"]`).
- */
-export function describeAuth(auth: AuthMiddleware): { mode: string | readonly string[]; handler: string | readonly string[] } {
-  return auth.modes.length > 1 ? { mode: auth.modes, handler: auth.methods } : { mode: auth.mode, handler: auth.method };
-}
-
 /** Answers 404 `not_found` to any method but those listed, before any route can answer it. */
 function onlyMethods(...methods: string[]): RequestHandler {
   const allowed = new Set(methods);
   const refuse = notFound();
   return (req, res, next) => (allowed.has(req.method) ? next() : refuse(req, res, next));
 }
+
+export { describeAuth } from './routes/health.js';

@@ -13,7 +13,8 @@ export interface CheckReport {
   readonly key_material: Readonly<Record<string, 'set' | 'unset'>>;
   /**
    * What the active handler says about itself beyond its variables (API keys: clients, expiry dates,
-   * rotation warnings); per mode when several are listed. Never a secret.
+   * rotation warnings; JWT: each issuer, its key source and key state); per mode when several are
+   * listed. Never a secret.
    */
   readonly handler_details: Readonly<Record<string, unknown>>;
   readonly auth: unknown;
@@ -39,9 +40,15 @@ export async function checkConfig(path: string, config: AuthConfig, options: Aut
   await auth.close();
   const { keyMaterial, details } = describeHandlers(config, auth.describe(), options.env ?? process.env);
   const { roles, rateLimit, metrics, access, modes, ...rest } = config;
-  const resolved = toSnakeCase(rest) as { mode: unknown; jwt: { jwks_url: string | null }; oauth2: { introspection_url: string | null } };
+  const resolved = toSnakeCase(rest) as {
+    mode: unknown;
+    jwt: JwksUrlHolder & { providers: JwksUrlHolder[] };
+    oauth2: { introspection_url: string | null };
+  };
   resolved.mode = modes.length > 1 ? modes : config.mode;
-  resolved.jwt.jwks_url = resolved.jwt.jwks_url === null ? null : redactUrl(resolved.jwt.jwks_url);
+  for (const holder of [resolved.jwt, ...resolved.jwt.providers]) {
+    holder.jwks_url = holder.jwks_url === null ? null : redactUrl(holder.jwks_url);
+  }
   resolved.oauth2.introspection_url = resolved.oauth2.introspection_url === null ? null : redactUrl(resolved.oauth2.introspection_url);
   const limits =
     rateLimit === null
@@ -88,6 +95,10 @@ function isVariableStates(value: unknown): value is VariableStates {
 function configuredVariables(config: AuthConfig, mode: string, env: Readonly<Record<string, string | undefined>>): VariableStates {
   const name = mode === 'jwt' ? config.jwt.publicKeyEnv : mode === 'oauth2' ? config.oauth2.clientSecretEnv : null;
   return name === null ? {} : { [name]: env[name] ? 'set' : 'unset' };
+}
+
+interface JwksUrlHolder {
+  jwks_url: string | null;
 }
 
 /** camelCase keys back to the YAML's snake_case (`allowBearer` → `allow_bearer`). */

@@ -85,7 +85,11 @@ describe('the reference service, JWT mode, with a real OpenID provider', () => {
   });
 
   it('reports jwt mode on /healthz and BearerAuth with bearerFormat JWT in the OpenAPI document', async () => {
-    expect((await request(app).get('/healthz').expect(200)).body).toEqual({ status: 'ok', auth: { mode: 'jwt', handler: 'jwt' } });
+    expect((await request(app).get('/healthz').expect(200)).body).toEqual({
+      status: 'ok',
+      auth: { mode: 'jwt', handler: 'jwt' },
+      keys: { state: expect.stringMatching(/^(fresh|not_fetched)$/) },
+    });
     const doc = (await request(app).get('/openapi.json').expect(200)).body;
     expect(doc.components.securitySchemes).toEqual({
       BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'JWT access token' },

@@ -35,7 +35,7 @@ describe('start-up failures of the CLI', () => {
     ['a field has the wrong type', 'auth:\n  api_keys:\n    allow_bearer: "yes"\n', {}, 'auth.api_keys.allow_bearer: must be a boolean', []],
     ['a field is unknown', 'auth:\n  api_keys:\n    headers: X-Key\n', {}, 'auth.api_keys.headers: unknown field', []],
     ['the auth section is missing', 'roles: []\n', {}, 'auth: is required', []],
-    ['jwt mode has no key source', 'auth:\n  mode: jwt\n', {}, 'auth.jwt: jwt mode needs jwks_url or public_key_env', []],
+    ['jwt mode has no key source', 'auth:\n  mode: jwt\n', {}, 'auth.jwt: jwt mode needs jwks_url, public_key_env, discovery or providers', []],
     ['public_key_env names an unset variable', PEM_CONFIG('ES256'), {}, 'auth.jwt.public_key_env: environment variable JWT_PUBLIC_KEY is unset or empty', []],
     ['public_key_env holds no key', PEM_CONFIG('ES256'), { JWT_PUBLIC_KEY: 'not a key' }, 'environment variable JWT_PUBLIC_KEY does not hold a PEM public key', []],
     ['an algorithm the key cannot serve', PEM_CONFIG('RS256'), { JWT_PUBLIC_KEY: EC_PEM }, 'auth.jwt.algorithms: RS256 cannot be used with', []],

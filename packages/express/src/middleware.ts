@@ -10,6 +10,7 @@ import {
   type HandlerObserver,
   type HandlerReadiness,
   type Logger,
+  type RevocationCheck,
 } from '@authlayer/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { authenticateRequest } from './authenticate-request.js';
@@ -43,6 +44,12 @@ export interface AuthMiddlewareOptions {
   readonly observe?: HandlerObserver;
   /** Called once per authentication decision (audit line, metrics); see `AuthDecision`. */
   readonly onDecision?: DecisionListener;
+  /**
+   * Asked on every authenticated request, cache hits included, with the AuthContext and the
+   * token's verified claims: `true` refuses it with 401 `token_revoked` (as does a hook that
+   * throws). JWT mode asks it; API key mode has no tokens to revoke and does not.
+   */
+  readonly isRevoked?: RevocationCheck;
 }
 
 /** The middleware, which also says what it is: the configured mode and the active handler. */
@@ -81,7 +88,8 @@ const NOTHING: HandlerDescription = Object.freeze({});
  *
  * @param config - a config from `loadConfig`/`parseAuthConfig`, or the same shape as a plain object
  * @throws ConfigError on a bad config or missing key material (or a missing mode package with
- *   `auth.fallback: refuse`); Error when a mode package is broken
+ *   `auth.fallback: refuse`); Error when a mode package is broken;
+ *   TypeError when `options.isRevoked` is given but not a function
  * @example
  * const auth = await createAuthMiddleware(await loadConfig('service.yaml'));
  * app.post('/invoke', auth, express.json(), (req, res) => res.json(req.auth));
@@ -91,6 +99,9 @@ export async function createAuthMiddleware(
   config: AuthConfig | object,
   options: AuthMiddlewareOptions = {},
 ): Promise<AuthMiddleware> {
+  if (options.isRevoked !== undefined && typeof options.isRevoked !== 'function') {
+    throw new TypeError('createAuthMiddleware: options.isRevoked must be a function');
+  }
   const parsed = isParsedAuthConfig(config) ? config : parseAuthConfig(config);
   const logger = options.logger ?? consoleLogger;
   const deps: HandlerDeps = {
@@ -98,6 +109,7 @@ export async function createAuthMiddleware(
     logger,
     now: options.now ?? Date.now,
     ...(options.observe === undefined ? {} : { observe: options.observe }),
+    ...(options.isRevoked === undefined ? {} : { isRevoked: options.isRevoked }),
   };
   const { handler, methods } = await loadModeHandler(parsed, deps, options.importModule);
   const limits = parsed.rateLimit === null ? null : await createRateLimits(parsed.rateLimit, logger);

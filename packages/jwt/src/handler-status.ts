@@ -27,10 +27,11 @@ export function readinessOf(providers: readonly Provider[]): HandlerReadiness {
  * What `--check` shows: each issuer with its key source and key state, and the variables that
  * hold key material, by NAME with whether they are set (never a value).
  */
-export function describeProviders(providers: readonly Provider[], env: Readonly<Record<string, string | undefined>>): HandlerDescription {
+export function describeProviders(providers: readonly Provider[]): HandlerDescription {
   const variables = providers.flatMap(({ config }) => (config.publicKeyEnv === null ? [] : [config.publicKeyEnv]));
   return {
-    key_material: Object.fromEntries(variables.map((name) => [name, env[name] ? 'set' : 'unset'])),
+    // The handler exists, so each variable was read and held a usable key at start-up.
+    key_material: Object.fromEntries(variables.map((name) => [name, 'set'])),
     issuers: providers.map(({ config, label, keys }) => ({
       config: label,
       issuer: config.issuer,

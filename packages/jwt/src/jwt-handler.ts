@@ -86,7 +86,7 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   return Object.freeze({
     method: 'jwt' as const,
     authenticate,
-    describe: () => describeProviders(providers, deps.env),
+    describe: () => describeProviders(providers),
     readiness: () => readinessOf(providers),
   });
 }

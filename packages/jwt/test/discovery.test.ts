@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createCaptureLogger, createSigningKey, mintToken, startJwksServer, startLoopbackServer, type JwksServer, type SigningKey } from '@authlayer/testkit';
 import { createJwtHandler } from '../src/index.js';
@@ -94,6 +95,19 @@ describe('discovery: true', () => {
     const handler = await createJwtHandler(config, { env: {}, logger, now: createClock().now });
     await expect(handler.authenticate(bearer(await mintToken(key, validClaims())))).rejects.toMatchObject(failure('key_unavailable'));
     expect(logger.lines[0]?.message).toContain('(the answer was not a 200 with JSON)');
+  });
+
+  it.each([
+    ['a 204 without a body', (response: ServerResponse) => void response.writeHead(204).end()],
+    ['a body that stops half-way', (response: ServerResponse) => void response.writeHead(200).write('{"keys":[')],
+  ])('refuses %s, or times out on it', async (_name, answer) => {
+    const server = await startLoopbackServer((_request, response) => answer(response));
+    servers.push(server);
+    const logger = createCaptureLogger();
+    const config = jwtConfig({ jwks_url: `${server.origin}/jwks`, algorithms: ['ES256'] });
+    const handler = await createJwtHandler(config, { env: {}, logger, now: createClock().now, jwks: { timeoutMs: 300 } });
+    await expect(handler.authenticate(bearer(await mintToken(key, validClaims())))).rejects.toMatchObject(failure('key_unavailable'));
+    expect(logger.lines[0]?.message).toMatch(/\((the answer was not a 200 with JSON|timed out)\)/);
   });
 
   it('builds the document URL as §4 says: the issuer without its trailing slash, then the well-known path', () => {

@@ -29,3 +29,30 @@ describe('createKeySource', () => {
     expect(deps.logger.lines).toEqual([]);
   });
 });
+
+describe('createKeySource: config paths and kinds', () => {
+  const deps = { env: {}, logger: createCaptureLogger() };
+
+  it('refuses discovery without issuer, naming the label', async () => {
+    const { jwt } = jwtConfig({ public_key_env: 'JWT_KEY' });
+    await expect(createKeySource({ ...jwt, publicKeyEnv: null, discovery: true }, deps, 'auth.jwt.providers[3]')).rejects.toMatchObject({
+      name: 'ConfigError',
+      message: 'auth.jwt.providers[3].issuer: discovery needs issuer',
+    });
+  });
+
+  it("names a provider's own path when its static key is missing", async () => {
+    const { jwt } = jwtConfig({ public_key_env: 'JWT_KEY' });
+    await expect(createKeySource(jwt, deps, 'auth.jwt.providers[1]')).rejects.toMatchObject({
+      message: 'auth.jwt.providers[1].public_key_env: environment variable JWT_KEY is unset or empty',
+    });
+  });
+
+  it('says a static key has no state, and warms nothing', async () => {
+    const { jwt } = jwtConfig({ public_key_env: 'JWT_KEY', algorithms: ['HS256'] });
+    const source = await createKeySource(jwt, { ...deps, env: { JWT_KEY: 'x'.repeat(32) } });
+    expect(source.kind).toBe('public_key_env');
+    expect(source.state()).toBeNull();
+    await expect(source.warm()).resolves.toBeUndefined();
+  });
+});

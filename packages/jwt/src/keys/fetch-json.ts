@@ -36,23 +36,26 @@ export async function fetchJson(url: string, timeoutMs: number, observe: FetchOb
     throw new KeyFetchError((error as Error | undefined)?.name === 'TimeoutError' ? 'timed out' : 'the request failed');
   }
   observe(response.status === 200 ? 'ok' : 'error');
-  try {
-    if (response.status !== 200) throw new Error('status');
-    return JSON.parse(await readBounded(response)) as unknown;
-  } catch (error) {
-    await response.body?.cancel().catch(() => undefined);
-    if ((error as Error | undefined)?.name === 'TimeoutError') throw new KeyFetchError('timed out');
+  if (response.status !== 200) {
+    // An error page is not read; a null-body status (204, 304) has nothing to cancel.
+    await response.body?.cancel();
     throw new KeyFetchError('the answer was not a 200 with JSON');
+  }
+  try {
+    return JSON.parse(await readBounded(response.body as ReadableStream<Uint8Array>)) as unknown;
+  } catch (error) {
+    throw new KeyFetchError((error as Error).name === 'TimeoutError' ? 'timed out' : 'the answer was not a 200 with JSON');
   }
 }
 
-async function readBounded(response: Response): Promise<string> {
+/** The body as text; past {@link MAX_BODY_BYTES} the stream is cancelled (leaving the loop does it). */
+async function readBounded(body: ReadableStream<Uint8Array>): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += (chunk as Uint8Array).byteLength;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
     if (size > MAX_BODY_BYTES) throw new Error('too large');
-    chunks.push(chunk as Uint8Array);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
 }

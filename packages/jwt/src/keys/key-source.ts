@@ -1,4 +1,4 @@
-import { ConfigError, isConfigError, type JwtAlgorithm, type JwtProviderConfig, type KeyState, type Logger } from '@authlayer/core';
+import { ConfigError, type JwtAlgorithm, type JwtProviderConfig, type KeyState, type Logger } from '@authlayer/core';
 import type { CryptoKey, JWTVerifyGetKey } from 'jose';
 import { createRemoteKeySet, type JwksOptions } from './remote-key-set.js';
 import { loadStaticKeys } from './static-key.js';
@@ -55,11 +55,7 @@ export async function createKeySource(jwt: JwtProviderConfig, deps: KeySourceDep
     const remote = createRemoteKeySet(location, settings);
     return { getKey: remote.getKey, kind, state: remote.state, warm: remote.warm };
   }
-  const keys = await loadStaticKeys(jwt.publicKeyEnv as string, jwt.algorithms, deps.env).catch((error: unknown) => {
-    // loadStaticKeys names `auth.jwt.…`; a provider's key is at `auth.jwt.providers[i].…`.
-    if (!isConfigError(error)) throw error;
-    throw new ConfigError(error.issues.map((issue) => ({ ...issue, path: issue.path.replace('auth.jwt', label) })));
-  });
+  const keys = await loadStaticKeys(jwt.publicKeyEnv as string, jwt.algorithms, deps.env, label);
   // The `alg` was checked against `algorithms` already, and there is a key for each of those.
   const getKey: JWTVerifyGetKey = (header) => keys.get(header.alg as JwtAlgorithm) as CryptoKey;
   return { getKey, kind, state: () => null, warm: () => Promise.resolve() };

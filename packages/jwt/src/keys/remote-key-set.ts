@@ -87,7 +87,9 @@ export function createRemoteKeySet(location: KeySetLocation, settings: RemoteKey
       failed = false;
     } catch (error) {
       failed = true;
-      const { reason: cause, level } = error instanceof KeyFetchError ? error : new KeyFetchError('the request failed');
+      // Every failure of discovery and fetch is a KeyFetchError; a key set that passed checkKeySet
+      // is accepted by createLocalJWKSet.
+      const { reason: cause, level } = error as KeyFetchError;
       const after = usable(now())
         ? `the last good key set serves until ${new Date(fetchedAt + maxAgeMs + staleMs).toISOString()}`
         : 'tokens are refused until it can';
@@ -106,8 +108,8 @@ export function createRemoteKeySet(location: KeySetLocation, settings: RemoteKey
     } catch (error) {
       // RFC 7517 §4.5: a new `kid` may be a rotation; look again, at most once per cool-down.
       if (!TOKEN_FAULTS.has(joseErrorCode(error)) || now() - attemptedAt < cooldownMs) throw error;
+      // After a failed refresh the last set (still usable a moment ago) answers again.
       await refresh();
-      if (!usable(now())) throw error;
       return (keys as JWTVerifyGetKey)(header, token);
     }
   };

@@ -2,11 +2,15 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { ConfigError, HMAC_ALGORITHMS, type JwtAlgorithm } from '@authlayer/core';
 import { importSPKI, type CryptoKey } from 'jose';
 
+/** The config paths that errors name: `auth.jwt.…` or `auth.jwt.providers[i].…`. */
+interface Paths {
+  readonly key: string;
+  readonly algorithms: string;
+}
+
 /** A verification key per allowed algorithm, made once at start-up. */
 export type StaticKeys = ReadonlyMap<JwtAlgorithm, CryptoKey>;
 
-const PATH = 'auth.jwt.public_key_env';
-const ALGORITHMS_PATH = 'auth.jwt.algorithms';
 
 // RFC 7518 §3.2: an HMAC key must be at least as long as the hash output.
 const HMAC_MIN_BYTES: Readonly<Record<string, number>> = { HS256: 32, HS384: 48, HS512: 64 };
@@ -24,6 +28,7 @@ const isHmac = (alg: JwtAlgorithm): boolean => (HMAC_ALGORITHMS as readonly stri
  * `RSA PUBLIC KEY`; `\n` escapes count as line breaks); for HS algorithms it holds the shared secret, used
  * as its UTF-8 bytes.
  *
+ * @param label - the config path of the issuer (`auth.jwt`, `auth.jwt.providers[0]`), for messages.
  * @throws ConfigError naming the variable when it is unset or empty, holds no usable key, holds a
  *   private key, or cannot serve one of the allowed algorithms (RS256 with an EC key, HS256 with
  *   a PEM key, an HMAC secret shorter than the hash, an RSA key under 2048 bits).
@@ -32,25 +37,27 @@ export async function loadStaticKeys(
   variable: string,
   algorithms: readonly JwtAlgorithm[],
   env: Readonly<Record<string, string | undefined>>,
+  label: string,
 ): Promise<StaticKeys> {
+  const paths: Paths = { key: `${label}.public_key_env`, algorithms: `${label}.algorithms` };
   const value = env[variable];
   if (value === undefined || value.trim() === '') {
-    throw new ConfigError({ path: PATH, message: `environment variable ${variable} is unset or empty` });
+    throw new ConfigError({ path: paths.key, message: `environment variable ${variable} is unset or empty` });
   }
   const hmac = algorithms.filter(isHmac);
   if (hmac.length > 0 && hmac.length < algorithms.length) {
     throw new ConfigError({
-      path: ALGORITHMS_PATH,
+      path: paths.algorithms,
       message: `one key variable (${variable}) cannot serve both HMAC (${hmac.join(', ')}) and public-key algorithms`,
     });
   }
-  return hmac.length > 0 ? loadSecret(variable, value, hmac) : loadPublicKey(variable, value, algorithms);
+  return hmac.length > 0 ? loadSecret(variable, value, hmac, paths) : loadPublicKey(variable, value, algorithms, paths);
 }
 
-async function loadSecret(variable: string, value: string, algorithms: readonly JwtAlgorithm[]): Promise<StaticKeys> {
+async function loadSecret(variable: string, value: string, algorithms: readonly JwtAlgorithm[], paths: Paths): Promise<StaticKeys> {
   if (value.includes('-----BEGIN')) {
     throw new ConfigError({
-      path: PATH,
+      path: paths.key,
       message: `environment variable ${variable} holds a PEM key, but HMAC algorithms (${algorithms.join(', ')}) need a shared secret`,
     });
   }
@@ -60,7 +67,7 @@ async function loadSecret(variable: string, value: string, algorithms: readonly 
     const min = HMAC_MIN_BYTES[alg] as number;
     if (secret.length < min) {
       throw new ConfigError({
-        path: PATH,
+        path: paths.key,
         message: `environment variable ${variable} holds a secret of ${secret.length} bytes; ${alg} needs at least ${min} (RFC 7518 section 3.2)`,
       });
     }
@@ -71,29 +78,29 @@ async function loadSecret(variable: string, value: string, algorithms: readonly 
   return keys;
 }
 
-async function loadPublicKey(variable: string, value: string, algorithms: readonly JwtAlgorithm[]): Promise<StaticKeys> {
+async function loadPublicKey(variable: string, value: string, algorithms: readonly JwtAlgorithm[], paths: Paths): Promise<StaticKeys> {
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(value)) {
-    throw new ConfigError({ path: PATH, message: `environment variable ${variable} holds a private key; give the public key` });
+    throw new ConfigError({ path: paths.key, message: `environment variable ${variable} holds a private key; give the public key` });
   }
-  const key = parsePublicKey(variable, value);
+  const key = parsePublicKey(variable, value, paths);
   const spki = key.export({ type: 'spki', format: 'pem' }).toString();
   const keys = new Map<JwtAlgorithm, CryptoKey>();
   for (const alg of algorithms) {
     const problem = whyUnusable(key, alg);
     if (problem !== null) {
-      throw new ConfigError({ path: ALGORITHMS_PATH, message: `${alg} cannot be used with ${problem} in ${variable}` });
+      throw new ConfigError({ path: paths.algorithms, message: `${alg} cannot be used with ${problem} in ${variable}` });
     }
     keys.set(alg, await importSPKI(spki, alg));
   }
   return keys;
 }
 
-function parsePublicKey(variable: string, value: string): KeyObject {
+function parsePublicKey(variable: string, value: string, paths: Paths): KeyObject {
   try {
     // Real-world variables often carry `\n` escapes instead of line breaks.
     return createPublicKey(value.includes('\\n') ? value.replaceAll('\\n', '\n') : value);
   } catch {
-    throw new ConfigError({ path: PATH, message: `environment variable ${variable} does not hold a PEM public key` });
+    throw new ConfigError({ path: paths.key, message: `environment variable ${variable} does not hold a PEM public key` });
   }
 }
 

@@ -1,0 +1,32 @@
+import type { AuthMiddleware } from '@authlayer/express';
+import express, { type Router } from 'express';
+
+/**
+ * `GET /healthz` (liveness: 200 whenever the process answers, with the mode, the active
+ * handler and, for a handler with remote keys, `keys.state`) and `GET /readyz` (200
+ * `{"status":"ready"}` when the active handler can verify now: a static key, or a key set fetched
+ * and usable; else 503 `{"status":"not_ready","keys":{"state":...}}`). Neither needs
+ * authentication; what they say about keys comes from the handler's `readiness()`.
+ */
+export function healthRouter(auth: AuthMiddleware): Router {
+  const router = express.Router();
+  router.get('/healthz', (_req, res) => {
+    const { keys } = auth.readiness();
+    const body = { status: 'ok', auth: describeAuth(auth) };
+    res.json(keys === undefined ? body : { ...body, keys: { state: keys } });
+  });
+  router.get('/readyz', (_req, res) => {
+    const { ready, keys } = auth.readiness();
+    if (ready) return void res.json({ status: 'ready' });
+    res.status(503).json({ status: 'not_ready', ...(keys === undefined ? {} : { keys: { state: keys } }) });
+  });
+  return router;
+}
+
+/**
+ * `/healthz`'s `auth`: the configured mode and the active handler, each a list when `auth.mode`
+ * lists several modes (`handler` then lists the modes that authenticate, or `["none"]`).
+ */
+export function describeAuth(auth: AuthMiddleware): { mode: string | readonly string[]; handler: string | readonly string[] } {
+  return auth.modes.length > 1 ? { mode: auth.modes, handler: auth.methods } : { mode: auth.mode, handler: auth.method };
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from '@jest/globals';
+import { runToExit, writeConfig } from './cli.js';
+
+// `main.js --check` in JWT mode with providers: what it says comes from the handler's describe().
+const SECRET = 'a-shared-secret-of-at-least-thirty-two-bytes!';
+const CONFIG = `auth:
+  mode: jwt
+  jwt:
+    audience: invoke-api
+    token_type: at+jwt
+    providers:
+      - issuer: https://sso.example.com/realms/acme
+        discovery: true
+      - issuer: https://partner.example.com
+        jwks_url: https://robot:hunter2@partner.example.com/jwks
+      - issuer: https://internal.example.com
+        public_key_env: INTERNAL_SECRET
+        algorithms: [HS256]
+`;
+
+describe('main.js --check with providers', () => {
+  it('lists each issuer with its key source and key state, fetches nothing, and prints no secret', async () => {
+    const { code, stdout, stderr } = await runToExit(['--config', writeConfig(CONFIG), '--check'], { INTERNAL_SECRET: SECRET });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const report = JSON.parse(stdout) as Record<string, any>;
+    expect(report.handler).toBe('jwt');
+    expect(report.key_material).toEqual({ INTERNAL_SECRET: 'set' });
+    expect(report.handler_details).toEqual({
+      issuers: [
+        { config: 'auth.jwt.providers[0]', issuer: 'https://sso.example.com/realms/acme', key_source: 'discovery', keys: 'not_fetched' },
+        { config: 'auth.jwt.providers[1]', issuer: 'https://partner.example.com', key_source: 'jwks_url', keys: 'not_fetched' },
+        { config: 'auth.jwt.providers[2]', issuer: 'https://internal.example.com', key_source: 'public_key_env', keys: 'static' },
+      ],
+    });
+    expect(report.auth.jwt.providers[1].jwks_url).toBe('https://redacted@partner.example.com/jwks');
+    expect(report.auth.jwt.providers[0]).toMatchObject({ audience: 'invoke-api', token_type: 'at+jwt', stale_keys_seconds: 3600 });
+    expect(stdout).not.toContain(SECRET);
+    expect(stdout).not.toContain('hunter2');
+  });
+
+  it("names a provider's own field when its key is missing", async () => {
+    const { code, stderr } = await runToExit(['--config', writeConfig(CONFIG), '--check']);
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'authlayer: config error: auth.jwt.providers[2].public_key_env: environment variable INTERNAL_SECRET is unset or empty\n',
+    );
+  });
+});
