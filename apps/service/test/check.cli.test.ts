@@ -12,7 +12,7 @@ const CONFIG = `auth:
       - issuer: https://sso.example.com/realms/acme
         discovery: true
       - issuer: https://partner.example.com
-        jwks_url: https://robot:hunter2@partner.example.com/jwks
+        jwks_url: https://partner.example.com/jwks?access_token=hunter2
       - issuer: https://internal.example.com
         public_key_env: INTERNAL_SECRET
         algorithms: [HS256]
@@ -32,7 +32,7 @@ describe('main.js --check with providers', () => {
         { config: 'auth.jwt.providers[2]', issuer: 'https://internal.example.com', key_source: 'public_key_env', keys: 'static' },
       ],
     });
-    expect(report.auth.jwt.providers[1].jwks_url).toBe('https://redacted@partner.example.com/jwks');
+    expect(report.auth.jwt.providers[1].jwks_url).toBe('https://partner.example.com/jwks?access_token=redacted');
     expect(report.auth.jwt.providers[0]).toMatchObject({ audience: 'invoke-api', token_type: 'at+jwt', stale_keys_seconds: 3600 });
     expect(stdout).not.toContain(SECRET);
     expect(stdout).not.toContain('hunter2');
