@@ -1,4 +1,4 @@
-import { ConfigError, type JwtAlgorithm, type JwtProviderConfig, type KeyState, type Logger } from '@authlayer/core';
+import { ConfigError, type HandlerObserver, type JwtAlgorithm, type JwtProviderConfig, type KeyState, type Logger } from '@authlayer/core';
 import type { CryptoKey, JWTVerifyGetKey } from 'jose';
 import { createRemoteKeySet, type JwksOptions } from './remote-key-set.js';
 import { loadStaticKeys } from './static-key.js';
