@@ -94,7 +94,12 @@ describe('reference service, auth.mode oauth2', () => {
       BearerAuth: { type: 'http', scheme: 'bearer', description: 'OAuth2 access token, checked at the provider (RFC 7662)' },
     });
     expect(doc.body.paths['/invoke'].post.security).toEqual([{ BearerAuth: [] }]);
-    expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok', auth: { mode: 'oauth2', handler: 'oauth2' } });
+    // /healthz adds the handler's key state when it reports one (the contract's `keys`).
+    expect((await request(app).get('/healthz')).body).toEqual({
+      status: 'ok',
+      auth: { mode: 'oauth2', handler: 'oauth2' },
+      keys: { state: expect.any(String) },
+    });
   });
 
   it('never puts a token, the client secret or an introspection answer in a log line', () => {
