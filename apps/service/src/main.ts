@@ -5,6 +5,7 @@ import cluster from 'node:cluster';
 import { createApp, type ServiceApp } from './app.js';
 import { checkConfig } from './check-config.js';
 import { createServiceLog, toLogger } from './logging.js';
+import { formatNewApiKey, newApiKey } from './new-key.js';
 import { answerClientErrors, stopOnSignals } from './serve.js';
 import { readSettings, USAGE, UsageError, type Settings } from './settings.js';
 import { runPrimary } from './workers.js';
@@ -12,6 +13,8 @@ import { runPrimary } from './workers.js';
 async function main(): Promise<void> {
   const settings = readSettings(process.argv.slice(2), process.env);
   if (settings.help) return void process.stdout.write(USAGE);
+  // Needs no config and no key material: it makes key material.
+  if (settings.newKey) return void process.stdout.write(formatNewApiKey(newApiKey()));
   const config = await loadConfig(settings.configPath);
   const log = createServiceLog(config, settings.log);
   const logger = toLogger(log);

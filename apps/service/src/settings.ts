@@ -11,6 +11,8 @@ export interface Settings {
   readonly host: string;
   /** `--check`: validate the config and the key material, print the resolved settings, exit. */
   readonly check: boolean;
+  /** `--new-key`: print a new random API key and its SHA-256 for `hash_env`, exit. */
+  readonly newKey: boolean;
   /** `LOG_LEVEL` (default `info`) and `LOG_FORMAT` (default `json`; `pretty` for people). */
   readonly log: LogSettings;
   /** `METRICS=1` serves `GET /metrics`; `null` leaves it to the config's `metrics`. */
@@ -27,8 +29,8 @@ const DEFAULT_CONFIG = fileURLToPath(new URL('../service.yaml', import.meta.url)
 export class UsageError extends Error {}
 
 /** What `--help` prints. */
-export const USAGE = `Usage: pnpm start [--config PATH] [--check] [--help]
-       node apps/service/dist/main.js [--config PATH] [--check] [--help]
+export const USAGE = `Usage: pnpm start [--config PATH] [--check] [--new-key] [--help]
+       node apps/service/dist/main.js [--config PATH] [--check] [--new-key] [--help]
 
 The authlayer reference service: POST /invoke behind the configured authentication,
 GET /healthz, GET /openapi.json, GET /docs.
@@ -38,6 +40,8 @@ Options:
                   a relative PATH is taken from the folder you ran the command in
   --check         validate the config and its key material, print the resolved
                   settings as JSON (variables by name, never their values), exit
+  --new-key       print a new random API key (32 bytes, base64url) and its SHA-256
+                  for hash_env, exit (needs no config)
   -h, --help      print this help and exit
 
 Environment:
@@ -55,6 +59,7 @@ Examples:
   SERVICE_API_KEY=change-me-0123456789 pnpm start
   JWT_PUBLIC_KEY="$(openssl pkey -in private.pem -pubout)" pnpm start --config apps/service/examples/jwt.yaml
   PROD_API_KEY=change-me pnpm start --check --config apps/service/examples/api-key-prefix.yaml
+  pnpm start --new-key
 `;
 
 /**
@@ -65,15 +70,15 @@ Examples:
  * @throws UsageError naming the flag or variable that is wrong
  */
 export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Settings {
-  let values: { config?: string | undefined; check?: boolean | undefined; help?: boolean | undefined };
+  let values: { config?: string | undefined; check?: boolean | undefined; 'new-key'?: boolean | undefined; help?: boolean | undefined };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { config: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { config: { type: 'string' }, check: { type: 'boolean' }, 'new-key': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
     }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message} (usage: main.js [--config PATH] [--check] [--help])`);
+    throw new UsageError(`${(error as Error).message} (usage: main.js [--config PATH] [--check] [--new-key] [--help])`);
   }
   const given = values.config ?? (env.SERVICE_CONFIG || undefined);
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
@@ -83,6 +88,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
     port,
     host: env.HOST || '127.0.0.1',
     check: values.check === true,
+    newKey: values['new-key'] === true,
     log: { level: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'), format: oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, 'json') },
     metrics: readMetrics(env.METRICS),
     workers: readWorkers(env.WORKERS),
