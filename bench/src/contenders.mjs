@@ -8,6 +8,7 @@ export const ENV = {
   ES256: 'BENCH_ES256_PUBLIC_KEY',
   HS256: 'BENCH_HS256_SECRET',
   apiKey: 'BENCH_API_KEY',
+  apiKeysFile: 'BENCH_API_KEYS_FILE',
   jwksUrl: 'BENCH_JWKS_URL',
 };
 
@@ -107,6 +108,39 @@ const physicalLimit = (alg) => ({
   },
 });
 
+/**
+ * authlayer in API key mode: the spec's single key (`one`), or `keys` with 10 000 named clients
+ * (`many`), the load spread over all of them (the key list is the file `material.mjs` writes; the
+ * variables are handed to the middleware through its `env` option, not the process environment).
+ */
+function authlayerApiKey(keys) {
+  return {
+    id: keys === 'one' ? 'authlayer-api-key' : 'authlayer-api-key-10k',
+    family: 'authlayer',
+    label: keys === 'one' ? 'authlayer API key (X-API-Key)' : 'authlayer API key, 10 000 keys (requests spread over all)',
+    alg: null,
+    header: 'x-api-key',
+    apiKeys: keys,
+    workloads: ['one'],
+    async build(env) {
+      const { createAuthMiddleware } = await import('@authlayer/express');
+      const { importModeFromBench } = await import('./authlayer-jwt.mjs');
+      let config = { auth: { mode: 'api_key', api_keys: { env_var: ENV.apiKey } } };
+      let keyEnv = env;
+      if (keys === 'many') {
+        const { readFile } = await import('node:fs/promises');
+        const list = JSON.parse(await readFile(env[ENV.apiKeysFile], 'utf8')).keys;
+        keyEnv = { ...env, ...Object.fromEntries(list.map((key, i) => [`BENCH_CLIENT_${i}_API_KEY`, key])) };
+        const entries = list.map((_, i) => ({ name: `client-${i}`, env_var: `BENCH_CLIENT_${i}_API_KEY`, roles: ['user'] }));
+        config = { auth: { mode: 'api_key', api_keys: { keys: entries } }, roles: [{ name: 'user', permissions: ['invoke'] }] };
+      }
+      const auth = await createAuthMiddleware(config, { env: keyEnv, importModule: importModeFromBench });
+      if (auth.method !== 'api_key') throw new Error(`authlayer API key middleware is "${auth.method}", not api_key`);
+      return auth;
+    },
+  };
+}
+
 function unauthorized(res) {
   res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: 'unauthorized', message: 'invalid token' });
 }
@@ -114,22 +148,8 @@ function unauthorized(res) {
 /** Every contender, in report order. `bare` has no middleware: it is the ceiling. */
 export const CONTENDERS = [
   { id: 'bare', family: 'bare', label: 'bare Express 5 (no authentication)', alg: 'RS256', workloads: both, build: async () => null },
-  {
-    id: 'authlayer-api-key',
-    family: 'authlayer',
-    label: 'authlayer API key (X-API-Key)',
-    alg: null,
-    header: 'x-api-key',
-    workloads: ['one'],
-    async build(env) {
-      const { createAuthMiddleware } = await import('@authlayer/express');
-      const { importModeFromBench } = await import('./authlayer-jwt.mjs');
-      const config = { auth: { mode: 'api_key', api_keys: { env_var: ENV.apiKey } } };
-      const auth = await createAuthMiddleware(config, { env, importModule: importModeFromBench });
-      if (auth.method !== 'api_key') throw new Error(`authlayer API key middleware is "${auth.method}", not api_key`);
-      return auth;
-    },
-  },
+  authlayerApiKey('one'),
+  authlayerApiKey('many'),
   authlayerJwt('RS256', 'pem'),
   authlayerJwt('RS256', 'jwks'),
   authlayerJwt('ES256', 'pem'),

@@ -85,6 +85,18 @@ async function loadTokens(keys, alg, poolSize, log) {
   return tokens;
 }
 
+/** The 10 000 API keys of the many-keys contender (32 random bytes each, base64url), cached. */
+export const API_KEY_COUNT = 10_000;
+
+async function loadApiKeys(keys) {
+  const file = join(CACHE_DIR, 'api-keys.json');
+  const cached = await readJson(file);
+  if (cached?.keysId === keys.id && cached.keys?.length === API_KEY_COUNT) return file;
+  const list = Array.from({ length: API_KEY_COUNT }, () => randomBytes(32).toString('base64url'));
+  await writeFile(file, JSON.stringify({ keysId: keys.id, keys: list }));
+  return file;
+}
+
 /**
  * Loads (or creates) the key material and token pools.
  * @returns {Promise<{keys: object, tokens: Record<string, {one: string, warm: string[], pool: string[]}>,
@@ -99,6 +111,7 @@ export async function loadMaterial(poolSize, log = () => {}) {
     tokens[alg] = await loadTokens(keys, alg, poolSize, log);
     files[alg] = join(CACHE_DIR, `tokens-${alg}.json`);
   }
+  files.apiKeys = await loadApiKeys(keys);
   return { keys, tokens, files };
 }
 

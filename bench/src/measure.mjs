@@ -1,5 +1,6 @@
 // One measurement: a fresh server for a contender (pinned), a sanity check, a warm-up, the
 // measured load, and the server's CPU time, RSS and retained heap around it.
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ask, spawnNode, stopChild, waitFor } from './children.mjs';
 
@@ -12,7 +13,11 @@ import { ask, spawnNode, stopChild, waitFor } from './children.mjs';
 export function createMeasurer({ here, material, serverEnv, loader, serverCpu, options }) {
   /** What the client sends to a contender in a workload: the header, and the list of values it rotates. */
   function requestPlan(contender, workload, phase) {
-    if (contender.header === 'x-api-key') return { header: 'x-api-key', bearer: false, spec: { value: material.keys.apiKey } };
+    if (contender.header === 'x-api-key') {
+      // 10 000 keys: every request the next key of the list, so each client is asked in turn.
+      const spec = contender.apiKeys === 'many' ? { file: material.files.apiKeys, field: 'keys' } : { value: material.keys.apiKey };
+      return { header: 'x-api-key', bearer: false, spec };
+    }
     const file = material.files[contender.alg];
     const field = workload === 'one' ? 'one' : phase === 'warmup' ? 'warm' : 'pool';
     return { header: 'authorization', bearer: true, spec: { file, field } };
@@ -36,9 +41,10 @@ export function createMeasurer({ here, material, serverEnv, loader, serverCpu, o
   /** Proves the server authenticates: a valid credential gets 200, a tampered one 401. */
   async function sanityCheck(contender, port) {
     const tokens = contender.alg === null ? null : material.tokens[contender.alg];
+    const apiKey = contender.apiKeys === 'many' ? JSON.parse(await readFile(material.files.apiKeys, 'utf8')).keys.at(-1) : material.keys.apiKey;
     const [header, good, bad] =
       contender.header === 'x-api-key'
-        ? ['x-api-key', material.keys.apiKey, `${material.keys.apiKey}x`]
+        ? ['x-api-key', apiKey, `${apiKey}x`]
         : ['authorization', `Bearer ${tokens.one}`, `Bearer ${tamper(tokens.one)}`];
     const ok = await post(port, header, good);
     if (ok !== 200) throw new Error(`${contender.id}: a valid credential got ${ok}, not 200`);
