@@ -1,4 +1,4 @@
-import type { AuthConfig, Logger } from '@authlayer/core';
+import { redactUrl, type AuthConfig, type Logger } from '@authlayer/core';
 import { secretHeaders } from '@authlayer/express';
 import { pino, type DestinationStream, type Level, type Logger as Pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
@@ -60,13 +60,15 @@ export function headersToLog(headers: Readonly<Record<string, unknown>>, secret:
 
 /**
  * A request URL for a log line: the path as it is, every query value replaced by `redacted`
- * (RFC 6750 §2.3 lets clients send `?access_token=...`, and a key can be anywhere).
+ * (RFC 6750 §2.3 lets clients send `?access_token=...`, and a key can be anywhere), by core's
+ * `redactUrl`, the rule `--check` applies to `jwks_url`.
  */
 export function urlToLog(url: string): string {
   const mark = url.indexOf('?');
   if (mark === -1) return url;
-  const pairs = url.slice(mark + 1).split('&');
-  return `${url.slice(0, mark)}?${pairs.map((pair) => (pair.includes('=') ? `${pair.slice(0, pair.indexOf('='))}=redacted` : pair)).join('&')}`;
+  const redacted = redactUrl(`http://request.invalid/${url.slice(mark)}`);
+  const query = redacted.indexOf('?');
+  return `${url.slice(0, mark)}${query === -1 ? '?' : redacted.slice(query)}`;
 }
 
 /** core's {@link Logger} (what handlers and the middleware write to) on top of pino. */
