@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createCaptureLogger, expectedContext } from '@authlayer/testkit';
+import { captureLogLines, createCaptureLogger, expectedContext } from '@authlayer/testkit';
 import type { Express } from 'express';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
+import { capturedServiceLog, expectCleanLog } from './service-log.js';
 
 // API keys for many clients over real HTTP (fetch against a listening server on port 0).
 const NOW = Date.parse('2026-11-22T12:00:00Z');
@@ -36,11 +37,15 @@ const CLIENTS = [
   { name: 'ops', hash_env: 'OPS_API_KEY_SHA256', roles: ['admin'] },
 ];
 const logger = createCaptureLogger();
+// Every line of the service's own pino logger (requests and audit lines), across every app here.
+const logLines = captureLogLines();
 const servers: Server[] = [];
 
 /** Starts the reference service for some keys on a free port and gives its /invoke caller. */
 async function serve(keys: object[], apiKeys: object = {}, now = NOW) {
-  const app: Express = await createApp({ auth: { mode: 'api_key', api_keys: { ...apiKeys, keys } }, roles: ROLES }, { env: ENV, logger, now: () => now });
+  const config = { auth: { mode: 'api_key', api_keys: { ...apiKeys, keys } }, roles: ROLES };
+  const log = capturedServiceLog(config, logLines).log;
+  const app: Express = await createApp(config, { env: ENV, logger, now: () => now, log });
   const server = app.listen(0, '127.0.0.1');
   servers.push(server);
   await once(server, 'listening');
@@ -132,6 +137,10 @@ describe('no response and no log line holds a key or a digest', () => {
       expect(text).not.toContain(key);
       expect(text).not.toContain(sha256(key));
     }
+    expectCleanLog(logLines, [...Object.values(KEYS), ...Object.values(KEYS).map(sha256)]);
+    // Audit lines name the client, never its key.
+    const audited = new Set(logLines.records().filter((line) => line.msg === 'auth').map((line) => line.userId));
+    expect(audited).toEqual(new Set(['billing', 'reports', 'ops', null]));
     // The expired keys of the expiry cases warned at start-up, by client name only.
     expect(logger.text.every((line) => /^warn: API key "billing" \(auth\.api_keys\.keys\[0\]\) expired on \d{4}-\d\d-\d\d and is refused$/.test(line))).toBe(true);
   });
