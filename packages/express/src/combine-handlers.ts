@@ -1,6 +1,7 @@
 import {
   AuthError,
   combineChallenges,
+  headerValues,
   isAuthError,
   readBearerToken,
   type AuthConfig,
@@ -72,8 +73,8 @@ function createPicker(byMethod: ReadonlyMap<Method, AuthHandler>, config: AuthCo
   const header = config.apiKeys.header.toLowerCase();
   const bearerToApiKey = apiKey !== undefined && config.apiKeys.allowBearer;
   return (request: AuthRequest): AuthHandler | undefined => {
-    const value = Object.hasOwn(request.headers, header) ? request.headers[header] : undefined;
-    if (apiKey !== undefined && value !== undefined && value !== '') return apiKey;
+    // The handlers' own reading (rawHeaders, empty = not sent), so picker and handler agree.
+    if (apiKey !== undefined && headerValues(request, header).length > 0) return apiKey;
     const bearer = readBearerToken(request);
     if (bearer.kind === 'absent') return undefined;
     if (jwt !== undefined && bearer.kind === 'token' && isCompactJws(bearer.token)) return jwt;

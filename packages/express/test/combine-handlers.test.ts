@@ -53,3 +53,18 @@ describe('combineHandlers', () => {
     expect(combined.describe?.()).toEqual({ api_key: { variable: 'SERVICE_API_KEY' }, jwt: {} });
   });
 });
+
+describe('combineHandlers picks the mode from rawHeaders, as the handlers read them', () => {
+  const answering = (method: 'api_key' | 'jwt') => handler(method, () => Promise.resolve(createAuthContext({ method })));
+  const jws = forgeToken({ alg: 'RS256' }, { sub: 'x' }, 'c2ln');
+
+  it.each([
+    ['two empty API key headers and a JWS Bearer → jwt', ['X-API-Key', '', 'X-API-Key', '', 'Authorization', `Bearer ${jws}`], 'jwt'],
+    ['an API key header that headers would not show → api_key', ['X-API-Key', 'k', 'Authorization', `Bearer ${jws}`], 'api_key'],
+  ])('%s', async (_name, rawHeaders, method) => {
+    const combined = await combineHandlers([answering('api_key'), answering('jwt')], config);
+    // headers as Node would give them: the repeated empty header joined to ", ", the late one dropped.
+    const headers = rawHeaders.includes('') ? { 'x-api-key': ', ', authorization: `Bearer ${jws}` } : { authorization: `Bearer ${jws}` };
+    await expect(combined.authenticate({ headers, rawHeaders })).resolves.toMatchObject({ method });
+  });
+});
