@@ -89,3 +89,11 @@ describe('an unknown field suggests the known one it is closest to', () => {
     expect(errorOf(() => parseAuthConfig(raw)).message).toBe(message);
   });
 });
+
+describe('text from the file that errors repeat is bounded', () => {
+  it('cuts a huge duplicate role name', () => {
+    const name = 'r'.repeat(100_000);
+    const error = errorOf(() => parseAuthConfig({ auth: {}, roles: [{ name }, { name }] }));
+    expect(error.message).toBe(`roles[1].name: duplicate role "${'r'.repeat(64)}..."`);
+  });
+});

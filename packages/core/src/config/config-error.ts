@@ -29,3 +29,11 @@ export class ConfigError extends Error {
 export function isConfigError(error: unknown): error is ConfigError {
   return error instanceof Error && error.name === 'ConfigError' && Array.isArray((error as ConfigError).issues);
 }
+
+/** Longest text from the config file that an error message repeats. */
+const SHOWN_MAX = 64;
+
+/** Text from the config file as an error may repeat it: cut after 64 characters (`...`). */
+export function shownInError(text: string): string {
+  return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX)}...` : text;
+}

@@ -4,6 +4,7 @@ import { apiKeyEntriesSchema, apiKeyEntryIssues } from './api-key-entries.js';
 import { envVarName, keySetUrl, NAME_MAX_LENGTH, text } from './common-fields.js';
 import { AUTH_MODES, DEFAULTS, OAUTH2_AUTH_METHODS } from './defaults.js';
 import { checkJwtRules, claimsSchema, jwtSchema } from './jwt-schema.js';
+import { shownInError } from './config-error.js';
 import { operationsFields } from './operations-config.js';
 
 export { NAME_MAX_LENGTH } from './common-fields.js';
@@ -109,7 +110,7 @@ export const configSchema = z
     const seen = new Set<string>();
     config.roles.forEach((role, index) => {
       if (seen.has(role.name)) {
-        ctx.addIssue({ code: 'custom', path: ['roles', index, 'name'], message: `duplicate role "${role.name}"` });
+        ctx.addIssue({ code: 'custom', path: ['roles', index, 'name'], message: `duplicate role "${shownInError(role.name)}"` });
       }
       seen.add(role.name);
     });

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AuthConfig } from './auth-config.js';
 import { DEFAULTS, type AuthMode } from './defaults.js';
-import { ConfigError, type ConfigIssue } from './config-error.js';
+import { ConfigError, shownInError, type ConfigIssue } from './config-error.js';
 import { toApiKeyEntries } from './api-key-entries.js';
 import { toClaimsConfig } from './claims-config.js';
 import { configSchema, type RawConfigOutput } from './config-schema.js';
@@ -133,15 +133,12 @@ function typeName(value: unknown): string {
   return Number.isFinite(value) ? 'a fraction' : String(value);
 }
 
-/** Longest field name an error repeats; an unknown field's name comes from the file. */
-const FIELD_SHOWN_MAX = 64;
-
 /** `['roles', 0, 'name']` becomes `roles[0].name`; the root is `config`. A huge name is cut. */
 function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) {
-    const name = String(part);
-    const shown = name.length > FIELD_SHOWN_MAX ? `${name.slice(0, FIELD_SHOWN_MAX)}...` : name;
+    // An unknown field's name comes from the file: never repeat a huge one.
+    const shown = shownInError(String(part));
     if (typeof part === 'number') out += `[${part}]`;
     else out += out === '' ? shown : `.${shown}`;
   }
