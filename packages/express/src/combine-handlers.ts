@@ -23,7 +23,9 @@ export function modeTriedFor(request: object): Method | undefined {
 /**
  * One handler for several modes on one route (`auth.mode: [api_key, jwt]`). The credential picks
  * the mode: the API key header → `api_key`; `Authorization: Bearer` holding a compact JWS → `jwt`;
- * any other Bearer value → `api_key` when it allows Bearer (else `jwt`). The chosen mode alone
+ * any other Bearer value → `api_key` when it allows Bearer, else `oauth2` (an opaque token) when
+ * listed, else `jwt`. A Bearer API key is thus never sent to an introspection endpoint: to combine
+ * `api_key` and `oauth2`, turn `allow_bearer` off. The chosen mode alone
  * answers, so its reason and message stand; a refusal's `WWW-Authenticate` lists every mode's
  * challenge, the chosen one's first. No credential for any mode → `credentials_missing` with
  * every challenge.
@@ -70,6 +72,7 @@ async function missingChallenge(handler: AuthHandler): Promise<string> {
 function createPicker(byMethod: ReadonlyMap<Method, AuthHandler>, config: AuthConfig) {
   const apiKey = byMethod.get('api_key');
   const jwt = byMethod.get('jwt');
+  const oauth2 = byMethod.get('oauth2');
   const header = config.apiKeys.header.toLowerCase();
   const bearerToApiKey = apiKey !== undefined && config.apiKeys.allowBearer;
   return (request: AuthRequest): AuthHandler | undefined => {
@@ -78,7 +81,7 @@ function createPicker(byMethod: ReadonlyMap<Method, AuthHandler>, config: AuthCo
     const bearer = readBearerToken(request);
     if (bearer.kind === 'absent') return undefined;
     if (jwt !== undefined && bearer.kind === 'token' && isCompactJws(bearer.token)) return jwt;
-    return bearerToApiKey ? apiKey : (jwt ?? apiKey);
+    return bearerToApiKey ? apiKey : (oauth2 ?? jwt ?? apiKey);
   };
 }
 
