@@ -10,6 +10,8 @@ export const ENV = {
   apiKey: 'BENCH_API_KEY',
   apiKeysFile: 'BENCH_API_KEYS_FILE',
   jwksUrl: 'BENCH_JWKS_URL',
+  introspectionUrl: 'BENCH_INTROSPECTION_URL',
+  introspectionSecret: 'BENCH_INTROSPECTION_SECRET',
 };
 
 const both = ['one', 'pool'];
@@ -30,6 +32,30 @@ const authlayerJwt = (alg, source) => ({
     const auth = await createAuthMiddleware({ auth: { mode: 'jwt', jwt } }, { env, importModule: importModeFromBench });
     // Never measure the no-auth fallback by mistake.
     if (auth.method !== 'jwt') throw new Error(`authlayer JWT middleware is "${auth.method}", not jwt`);
+    return auth;
+  },
+});
+
+/** authlayer OAuth2 mode against the loopback introspection server; `cacheSeconds` 0 = every request asks. */
+const authlayerOAuth2 = (cacheSeconds) => ({
+  id: cacheSeconds === 0 ? 'authlayer-oauth2-no-cache' : 'authlayer-oauth2',
+  family: 'authlayer',
+  label: `authlayer OAuth2, loopback introspection, cache_seconds ${cacheSeconds}`,
+  alg: 'OPAQUE',
+  workloads: both,
+  async build(env) {
+    const { createAuthMiddleware } = await import('@authlayer/express');
+    const { INTROSPECTION_CLIENT } = await import('./introspection-server.mjs');
+    const oauth2 = {
+      introspection_url: env[ENV.introspectionUrl],
+      client_id: INTROSPECTION_CLIENT.id,
+      client_secret_env: ENV.introspectionSecret,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      cache_seconds: cacheSeconds,
+    };
+    const auth = await createAuthMiddleware({ auth: { mode: 'oauth2', oauth2 } }, { env, importModule: (name) => import(name) });
+    if (auth.method !== 'oauth2') throw new Error(`authlayer OAuth2 middleware is "${auth.method}", not oauth2`);
     return auth;
   },
 });
@@ -154,6 +180,8 @@ export const CONTENDERS = [
   authlayerJwt('RS256', 'jwks'),
   authlayerJwt('ES256', 'pem'),
   authlayerJwt('HS256', 'secret'),
+  authlayerOAuth2(60),
+  authlayerOAuth2(0),
   joseReference('RS256'),
   joseReference('ES256'),
   joseReference('HS256'),

@@ -97,6 +97,18 @@ async function loadApiKeys(keys) {
   return file;
 }
 
+/** Opaque tokens for the OAuth2 contenders: random strings that the introspection server knows. */
+async function loadOpaqueTokens(poolSize) {
+  const file = join(CACHE_DIR, 'tokens-OPAQUE.json');
+  const cached = await readJson(file);
+  const now = Math.floor(Date.now() / 1000);
+  if (cached?.pool?.length === poolSize && cached.exp - now > DAY) return cached;
+  const make = (count) => Array.from({ length: count }, () => randomBytes(24).toString('base64url'));
+  const tokens = { exp: now + LIFETIME, one: make(1)[0], warm: make(WARM_POOL), pool: make(poolSize) };
+  await writeFile(file, JSON.stringify(tokens));
+  return tokens;
+}
+
 /**
  * Loads (or creates) the key material and token pools.
  * @returns {Promise<{keys: object, tokens: Record<string, {one: string, warm: string[], pool: string[]}>,
@@ -112,6 +124,8 @@ export async function loadMaterial(poolSize, log = () => {}) {
     files[alg] = join(CACHE_DIR, `tokens-${alg}.json`);
   }
   files.apiKeys = await loadApiKeys(keys);
+  tokens.OPAQUE = await loadOpaqueTokens(poolSize);
+  files.OPAQUE = join(CACHE_DIR, 'tokens-OPAQUE.json');
   return { keys, tokens, files };
 }
 

@@ -10,7 +10,7 @@ import { ask, spawnNode, stopChild, waitFor } from './children.mjs';
  *   serverCpu: string | null, options: object}} shared
  * @returns {(contender: object, workload: 'one' | 'pool', round: number) => Promise<object>}
  */
-export function createMeasurer({ here, material, serverEnv, loader, serverCpu, options }) {
+export function createMeasurer({ here, material, serverEnv, loader, serverCpu, options, providerHits = () => 0 }) {
   /** What the client sends to a contender in a workload: the header, and the list of values it rotates. */
   function requestPlan(contender, workload, phase) {
     if (contender.header === 'x-api-key') {
@@ -68,9 +68,11 @@ export function createMeasurer({ here, material, serverEnv, loader, serverCpu, o
       const warm = await ask(loader, 'run', { ...common, duration: options.warmup, ...requestPlan(contender, workload, 'warmup') }, { answer: 'result', timeoutMs });
       if (warm.error) throw new Error(warm.error);
       const before = await ask(server, 'usage');
+      const providerBefore = providerHits();
       const run = await ask(loader, 'run', { ...common, duration: options.duration, ...requestPlan(contender, workload, 'run') }, { answer: 'result', timeoutMs });
       if (run.error) throw new Error(run.error);
       const after = await ask(server, 'usage', { gc: true });
+      const providerRequests = providerHits() - providerBefore;
       const r = run.result;
       const cpuMicros = after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
       const handled = after.handled - before.handled;
@@ -94,6 +96,8 @@ export function createMeasurer({ here, material, serverEnv, loader, serverCpu, o
         status: r.status,
         errors: r.errors,
         usesPerToken: workload === 'pool' && contender.alg !== null ? r.responses / r.distinct : null,
+        // Introspection requests the provider answered during the measured run (OAuth2 contenders).
+        providerRequests,
       };
     } finally {
       await stopChild(server);

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { SKIPPED_LINE, authlayerJwtAvailable } from './authlayer-jwt.mjs';
 import { checkPinning, spawnNode, waitFor, stopChild } from './children.mjs';
 import { CONTENDERS, ENV } from './contenders.mjs';
+import { INTROSPECTION_CLIENT, startIntrospectionServer } from './introspection-server.mjs';
 import { startJwksServer } from './jwks-server.mjs';
 import { loadMaterial, publicJwks } from './material.mjs';
 import { createMeasurer } from './measure.mjs';
@@ -40,6 +41,9 @@ const workloads = options.workloads.filter((w) => w === 'one' || w === 'pool');
 
 const material = await loadMaterial(options.pool, log);
 const jwks = await startJwksServer(publicJwks(material.keys));
+// In this (unpinned) process: the provider's work competes with the load generator, as a real
+// provider on the same machine would; the OAuth2 figures are read with that in mind.
+const introspection = await startIntrospectionServer(material.tokens.OPAQUE);
 const serverEnv = {
   ...process.env,
   [ENV.RS256]: material.keys.RS256.publicPem,
@@ -48,12 +52,14 @@ const serverEnv = {
   [ENV.apiKey]: material.keys.apiKey,
   [ENV.apiKeysFile]: material.files.apiKeys,
   [ENV.jwksUrl]: jwks.url,
+  [ENV.introspectionUrl]: introspection.url,
+  [ENV.introspectionSecret]: INTROSPECTION_CLIENT.secret,
 };
 
 const loader = spawnNode(join(HERE, 'load.mjs'), { cpu: loadCpu, env: process.env });
 await waitFor(loader, 'ready');
 
-const measure = createMeasurer({ here: HERE, material, serverEnv, loader, serverCpu, options });
+const measure = createMeasurer({ here: HERE, material, serverEnv, loader, serverCpu, options, providerHits: introspection.hits });
 
 const plan = schedule(contenders, workloads, options.rounds);
 const perStep = options.warmup + options.duration + 0.7;
@@ -81,6 +87,7 @@ for (const [index, step] of plan.entries()) {
 await stopChild(loader);
 const jwksHits = jwks.hits();
 await jwks.close();
+await introspection.close();
 
 let micro = null;
 if (options.verify) {
@@ -114,7 +121,7 @@ const meta = {
   jwksHits,
   failures,
 };
-const markdown = renderMarkdown(summary, meta, micro);
+const markdown = renderMarkdown(summary, meta, micro) + renderProviderRequests(samples);
 const outFile = options.out ?? join(ROOT, 'results', 'latest.md');
 await mkdir(dirname(outFile), { recursive: true });
 await writeFile(outFile, markdown);
@@ -130,3 +137,21 @@ if (options.readme) {
 console.log(`\n${markdown}`);
 log(`wrote ${outFile}${failures.length > 0 ? `; ${failures.length} measurement(s) FAILED` : ''}`);
 process.exitCode = failures.length > 0 ? 1 : 0;
+
+/** The OAuth2 contenders' load on the provider: introspection requests per 1000 answered requests. */
+function renderProviderRequests(all) {
+  const rows = all.filter((sample) => sample.id.startsWith('authlayer-oauth2'));
+  if (rows.length === 0) return '';
+  const lines = rows.map(
+    (s) => `| ${s.id} | ${s.workload} | ${s.round} | ${s.responses} | ${s.providerRequests} | ${((1000 * s.providerRequests) / s.responses).toFixed(1)} |`,
+  );
+  return [
+    '',
+    '### OAuth2: requests to the introspection endpoint',
+    '',
+    '| contender | workload | round | requests answered | introspection requests | per 1000 requests |',
+    '|---|---|---|---|---|---|',
+    ...lines,
+    '',
+  ].join('\n');
+}
