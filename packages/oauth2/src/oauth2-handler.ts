@@ -101,7 +101,8 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     discovery: settings.discovery,
     issuer: settings.issuer,
     client_id: settings.clientId,
-    client_secret_env: { [settings.clientSecretEnv]: 'set' },
+    // The variables this mode reads, as --check lists them (set, or start-up would have failed).
+    key_material: { [settings.clientSecretEnv]: 'set' },
     auth_method: settings.authMethod,
     cache_seconds: settings.cacheSeconds,
     timeout_ms: settings.timeoutMs,

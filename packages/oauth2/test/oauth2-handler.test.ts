@@ -123,7 +123,7 @@ describe('createOAuth2Handler at start-up', () => {
       discovery: false,
       issuer: null,
       client_id: provider.clients.basic.id,
-      client_secret_env: { OAUTH2_CLIENT_SECRET: 'set' },
+      key_material: { OAUTH2_CLIENT_SECRET: 'set' },
       auth_method: 'client_secret_basic',
       cache_seconds: 60,
       timeout_ms: 5000,
