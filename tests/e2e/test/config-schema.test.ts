@@ -96,4 +96,15 @@ describe('@authlayer/core/config.schema.json', () => {
     expect(validate(raw)).toBe(valid);
     expect(parses(raw)).toBe(valid);
   });
+
+  it("the README's complete service config is apps/service/examples/several-modes.yaml", () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### A complete service config'));
+    const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(block).toBeDefined();
+    const example = join(SERVICE_DIR, 'examples', 'several-modes.yaml');
+    const fromReadme = parseAuthConfig(parseYaml(block!, 'README.md'));
+    expect(fromReadme).toEqual(parseAuthConfig(parseYaml(readFileSync(example, 'utf8'), example)));
+    expect(validate(parseYaml(block!, 'README.md'))).toBe(true);
+  });
 });
