@@ -4,6 +4,7 @@ import {
   createAuthContext,
   createNoAuthHandler,
   createPermissionResolver,
+  fromAuthenticateNow,
   type AuthContext,
   type AuthFailure,
   type AuthHandler,
@@ -52,19 +53,22 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
   // What --check shows keeps names, variables, dates and roles: no key, no digest.
   const facts = expected.map(({ sha256: _digest, ...rest }) => rest);
   const challenge = Object.fromEntries(REFUSALS.map((reason) => [reason, apiKeyChallenge(header, allowBearer, reason)]));
-  const fail = (reason: Refusal) => Promise.reject(new AuthError(reason, challenge[reason]!));
+  const fail = (reason: Refusal): never => {
+    throw new AuthError(reason, challenge[reason]!);
+  };
 
+  // Synchronous: the middleware calls next() in the same turn (see AuthHandler.authenticateNow).
   const handler: AuthHandler = {
     method: 'api_key',
-    authenticate(request) {
+    ...fromAuthenticateNow((request) => {
       const presented = readPresentedKey(request, header, allowBearer);
       if (presented.kind === 'absent') return fail('credentials_missing');
       if (presented.kind === 'malformed') return fail('credentials_invalid');
       const match = lookup(presentedBytes(presented.key));
       if (match === undefined) return fail('credentials_invalid');
       if (match.expiresAt !== null && now() >= match.expiresAt) return fail('credentials_expired');
-      return Promise.resolve(match.context);
-    },
+      return match.context;
+    }),
     describe: () => describeKeys(facts, { rotationDays, now: now(), permissionsOf }),
   };
   return Object.freeze(handler);

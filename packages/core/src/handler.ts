@@ -41,6 +41,16 @@ export interface AuthHandler {
   readonly method: AuthMethod;
   /** Resolves with the caller's identity; rejects with `AuthError` and nothing else. */
   authenticate(request: AuthRequest): Promise<AuthContext>;
+  /**
+   * Optional: the same answers as `authenticate`, but in the same turn of the event loop when the
+   * handler can decide without waiting (an API key, a cached token, a static key): it returns the
+   * AuthContext itself, or throws `AuthError`, synchronously. When it must wait (a remote key set,
+   * an introspection request) it returns a Promise, as `authenticate` does. The middleware prefers
+   * it, so a synchronous answer calls `next()` without a promise turn. Build both from one function
+   * with `fromAuthenticateNow` so they cannot disagree. Anything thrown that is not an AuthError is
+   * a bug, and the middleware answers 500 (fail closed), as it does for `authenticate`.
+   */
+  authenticateNow?(request: AuthRequest): AuthContext | Promise<AuthContext>;
   /** Optional: what `--check` shows about this handler. Default: nothing. */
   describe?(): HandlerDescription;
   /** Optional: whether it can verify now. Default: always ready (a static key). */

@@ -31,6 +31,8 @@ export type {
 export { createClaimsMapper, readClaim } from './claims-mapper.js';
 export type { ClaimsMapper } from './claims-mapper.js';
 export { createNoAuthHandler } from './no-auth-handler.js';
+export { authenticateNowOf, fromAuthenticateNow, isPromiseLike } from './authenticate-now.js';
+export type { MaybePromise } from './authenticate-now.js';
 export { createPermissionResolver } from './role-permissions.js';
 export type { PermissionResolver } from './role-permissions.js';
 export type { AccessRule, AuthConfig, ApiKeyEntryConfig, ApiKeysConfig, ClaimsConfig, JwtConfig, JwtProviderConfig, RoleConfig } from './config/auth-config.js';

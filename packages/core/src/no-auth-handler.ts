@@ -1,4 +1,5 @@
 import { createAuthContext } from './auth-context.js';
+import { fromAuthenticateNow } from './authenticate-now.js';
 import type { AuthHandler } from './handler.js';
 
 const ANONYMOUS = createAuthContext({ method: 'none' });
@@ -12,6 +13,6 @@ const ANONYMOUS = createAuthContext({ method: 'none' });
 export function createNoAuthHandler(): AuthHandler {
   return Object.freeze({
     method: 'none' as const,
-    authenticate: () => Promise.resolve(ANONYMOUS),
+    ...fromAuthenticateNow(() => ANONYMOUS),
   });
 }

@@ -1,4 +1,14 @@
-import { createAuthContext, isAuthError, type AuthContext, type AuthError, type AuthHandler, type AuthMethod, type Logger } from '@authlayer/core';
+import {
+  createAuthContext,
+  isAuthError,
+  isPromiseLike,
+  type AuthContext,
+  type AuthError,
+  type AuthMethod,
+  type AuthRequest,
+  type Logger,
+  type MaybePromise,
+} from '@authlayer/core';
 import type { NextFunction, Request, Response } from 'express';
 import type { AuthDecision, DecisionListener } from './decision.js';
 import { modeTriedFor } from './combine-handlers.js';
@@ -10,9 +20,12 @@ import { clientAddress } from './rate-limit/client-address.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
 import { requestIdOf } from './request-id.js';
 
-/** What one request's authentication needs besides the request. */
+/** What one request's authentication needs besides the request; built once per middleware. */
 export interface AuthenticateDeps {
-  readonly handler: AuthHandler;
+  /** The active handler's method, for decisions that have no identity. */
+  readonly method: AuthMethod;
+  /** The handler's `authenticateNow` (or `authenticate`): an AuthContext now, or a Promise. */
+  readonly authenticate: (request: AuthRequest) => MaybePromise<AuthContext>;
   readonly logger: Logger;
   readonly limits: RateLimits | null;
   readonly trustProxy: boolean;
@@ -29,43 +42,90 @@ const ANONYMOUS = createAuthContext({ method: 'none' });
 type Verdict = Pick<AuthDecision, 'outcome' | 'reason' | 'userId'> & { readonly method?: AuthMethod };
 
 /**
- * One request: a CORS preflight passes untouched (no decision, `req.auth` unset); else the failed-auth limit of its address (before any verification), the handler, the
- * identity's request limit; then exactly one decision, reported once, and next() or an answer.
+ * One request: a CORS preflight passes untouched (no decision, `req.auth` unset); else the
+ * failed-auth limit of its address (before any verification), the handler, the identity's request
+ * limit; then exactly one decision, reported once, and next() or an answer.
+ *
+ * Without rate limits, a handler that answers synchronously (`authenticateNow`) gets `next()`
+ * called in the same turn, and nothing is returned; otherwise a Promise that settles once the
+ * request was passed on or answered. Either way it may throw (or reject) only with what an
+ * `onDecision` listener or `next` threw: the caller hands that to `next(error)`, a 500.
  */
-export async function authenticateRequest(deps: AuthenticateDeps, req: Request, res: Response, next: NextFunction) {
+export function authenticateRequest(deps: AuthenticateDeps, req: Request, res: Response, next: NextFunction): void | Promise<void> {
   if (isPreflight(req)) return next();
-  const started = performance.now();
-  const decide = (verdict: Verdict) =>
-    deps.onDecision?.({
-      ...verdict,
-      method: verdict.method ?? deps.handler.method,
-      requestId: requestIdOf(res),
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    });
-  const address = deps.limits === null ? '' : clientAddress(req, deps.trustProxy);
-  const blocked = await deps.limits?.failedAuthBlock(address);
-  if (blocked !== null && blocked !== undefined) {
-    decide({ outcome: 'rate_limited', reason: 'too_many_failures', userId: null });
+  const started = deps.onDecision === undefined ? 0 : performance.now();
+  if (deps.limits !== null) return authenticateLimited(deps, deps.limits, req, res, next, started);
+  let answer: MaybePromise<AuthContext>;
+  try {
+    answer = deps.authenticate(req);
+  } catch (error) {
+    return failed(deps, error, req, res, next, started);
+  }
+  if (!isPromiseLike(answer)) return allow(deps, answer, req, res, next, started);
+  return answer.then(
+    (context) => allow(deps, context, req, res, next, started),
+    (error: unknown) => failed(deps, error, req, res, next, started),
+  );
+}
+
+/** With `rate_limit`: the limits are asked around the handler (their stores may be remote). */
+async function authenticateLimited(
+  deps: AuthenticateDeps,
+  limits: RateLimits,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  started: number,
+): Promise<void> {
+  const address = clientAddress(req, deps.trustProxy);
+  const blocked = await limits.failedAuthBlock(address);
+  if (blocked !== null) {
+    decide(deps, res, started, { outcome: 'rate_limited', reason: 'too_many_failures', userId: null });
     return tooMany(req, res, blocked);
   }
   let context: AuthContext;
   try {
-    context = await deps.handler.authenticate(req);
+    context = await deps.authenticate(req);
   } catch (error) {
-    if (!isAnonymousAllowed(deps, error, req)) return refuse(deps, error, req, res, decide, address);
+    if (!isAnonymousAllowed(deps, error, req)) return refuse(deps, error, req, res, started, address);
     context = ANONYMOUS;
     markAnonymous(req, error);
   }
-  const wait = await deps.limits?.consumeRequest(identityOf(context, address));
-  if (wait !== null && wait !== undefined) {
-    decide({ outcome: 'rate_limited', reason: 'too_many_requests', userId: context.userId });
+  const wait = await limits.consumeRequest(identityOf(context, address));
+  if (wait !== null) {
+    decide(deps, res, started, { outcome: 'rate_limited', reason: 'too_many_requests', userId: context.userId });
     return tooMany(req, res, wait);
   }
-  decide({ outcome: 'allowed', reason: null, userId: context.userId, method: context.method });
+  allow(deps, context, req, res, next, started);
+}
+
+/**
+ * The handler threw or rejected: anonymous for `auth.optional` without credentials, else refused
+ * one microtask later: Node's parser marks a request without a body `complete` only after it
+ * emitted it, and the refusal must know whether a body is still to come (see `closeUnreadBody`).
+ */
+function failed(deps: AuthenticateDeps, error: unknown, req: Request, res: Response, next: NextFunction, started: number) {
+  if (!isAnonymousAllowed(deps, error, req)) return Promise.resolve().then(() => refuse(deps, error, req, res, started, ''));
+  markAnonymous(req, error);
+  return allow(deps, ANONYMOUS, req, res, next, started);
+}
+
+function allow(deps: AuthenticateDeps, context: AuthContext, req: Request, res: Response, next: NextFunction, started: number): void {
+  decide(deps, res, started, { outcome: 'allowed', reason: null, userId: context.userId, method: context.method });
   req.auth = context;
   // Expect: 100-continue (with continueAfterAuthentication): only now is the client told to upload.
   sendContinueIfAwaited(req, res);
   next();
+}
+
+/** Reports the one decision of a request to `onDecision`, if there is a listener. */
+function decide(deps: AuthenticateDeps, res: Response, started: number, verdict: Verdict): void {
+  deps.onDecision?.({
+    ...verdict,
+    method: verdict.method ?? deps.method,
+    requestId: requestIdOf(res),
+    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+  });
 }
 
 /** `auth.optional`, and no credential at all: the handler's 401 would only ask for one. */
@@ -83,25 +143,21 @@ function identityOf(context: AuthContext, address: string): string {
   return context.userId === null ? `${context.method}@${address}` : `${context.method}:${context.userId}`;
 }
 
-async function refuse(
-  deps: AuthenticateDeps,
-  error: unknown,
-  req: Request,
-  res: Response,
-  decide: (verdict: Verdict) => void,
-  address: string,
-) {
+function refuse(deps: AuthenticateDeps, error: unknown, req: Request, res: Response, started: number, address: string) {
   closeUnreadBody(req, res);
-  if (isAuthError(error)) {
-    // No credentials at all is not a guess: only presented credentials count as a failure.
-    if (error.reason !== 'credentials_missing') await deps.limits?.recordFailure(address);
-    decide({ outcome: 'refused', reason: error.reason, userId: null, method: modeTriedFor(req) });
-    return sendRefusal(res, error);
+  if (!isAuthError(error)) {
+    // A handler must reject with AuthError only; anything else is a bug, and we fail closed.
+    decide(deps, res, started, { outcome: 'error', reason: 'handler_failed', userId: null });
+    deps.logger.error(`the ${req.method} ${req.path} handler failed (${kindOf(error)})`);
+    return sendError(res, 500, 'internal', 'internal error');
   }
-  // A handler must reject with AuthError only; anything else is a bug, and we fail closed.
-  decide({ outcome: 'error', reason: 'handler_failed', userId: null });
-  deps.logger.error(`the ${req.method} ${req.path} handler failed (${kindOf(error)})`);
-  sendError(res, 500, 'internal', 'internal error');
+  const refused = () => {
+    decide(deps, res, started, { outcome: 'refused', reason: error.reason, userId: null, method: modeTriedFor(req) });
+    sendRefusal(res, error);
+  };
+  // No credentials at all is not a guess: only presented credentials count as a failure.
+  if (deps.limits === null || error.reason === 'credentials_missing') return refused();
+  return deps.limits.recordFailure(address).then(refused);
 }
 
 /** 429 `rate_limited` with `Retry-After` in whole seconds (at least 1). */

@@ -1,10 +1,15 @@
 import {
   AuthError,
+  authenticateNowOf,
   combineChallenges,
+  fromAuthenticateNow,
   headerValues,
   isAuthError,
+  isPromiseLike,
   readBearerToken,
   type AuthConfig,
+  type AuthContext,
+  type MaybePromise,
   type AuthHandler,
   type AuthRequest,
   type HandlerReadiness,
@@ -38,22 +43,30 @@ export async function combineHandlers(handlers: readonly AuthHandler[], config: 
   const noCredentials = new AuthError('credentials_missing', combineChallenges(...missing));
   const pick = createPicker(byMethod, config);
 
-  async function authenticate(request: AuthRequest) {
+  const nowOf = new Map(handlers.map((handler) => [handler, authenticateNowOf(handler)]));
+  // The chosen mode's challenge first; the others add only the schemes it does not name.
+  const rechallenge = (error: unknown): never => {
+    if (!isAuthError(error)) throw error;
+    throw new AuthError(error.reason, combineChallenges(error.challenge, ...missing));
+  };
+
+  // Synchronous when the chosen mode answers synchronously (see AuthHandler.authenticateNow).
+  function authenticateNow(request: AuthRequest): MaybePromise<AuthContext> {
     const handler = pick(request);
     if (handler === undefined) throw noCredentials;
     tried.set(request, handler.method);
+    let answer: MaybePromise<AuthContext>;
     try {
-      return await handler.authenticate(request);
+      answer = nowOf.get(handler)!(request);
     } catch (error) {
-      if (!isAuthError(error)) throw error;
-      // The chosen mode's challenge first; the others add only the schemes it does not name.
-      throw new AuthError(error.reason, combineChallenges(error.challenge, ...missing));
+      return rechallenge(error);
     }
+    return isPromiseLike(answer) ? answer.catch(rechallenge) : answer;
   }
 
   return Object.freeze({
     method: (handlers[0] as AuthHandler).method,
-    authenticate,
+    ...fromAuthenticateNow(authenticateNow),
     describe: () => Object.fromEntries(handlers.map((handler) => [handler.method, handler.describe?.() ?? {}])),
     readiness: () => combineReadiness(handlers.map((handler) => handler.readiness?.() ?? { ready: true })),
   });

@@ -1,4 +1,5 @@
 import {
+  authenticateNowOf,
   isParsedAuthConfig,
   parseAuthConfig,
   type AuthConfig,
@@ -13,7 +14,7 @@ import {
   type RevocationCheck,
 } from '@authlayer/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { authenticateRequest } from './authenticate-request.js';
+import { authenticateRequest, type AuthenticateDeps } from './authenticate-request.js';
 import { credentialHeaders } from './credentials.js';
 import type { DecisionListener } from './decision.js';
 import { loadModeHandler, type ImportModule } from './load-mode.js';
@@ -113,10 +114,27 @@ export async function createAuthMiddleware(
   };
   const { handler, methods } = await loadModeHandler(parsed, deps, options.importModule);
   const limits = parsed.rateLimit === null ? null : await createRateLimits(parsed.rateLimit, logger);
-  const flow = { handler, logger, limits, trustProxy: parsed.rateLimit?.trustProxy ?? false, onDecision: options.onDecision };
-  // An audit listener that throws is a bug of the app: it becomes a 500, never a crash.
-  const middleware = (optional: readonly string[] | null) => (req: Request, res: Response, next: NextFunction) => {
-    authenticateRequest({ ...flow, optional }, req, res, next).catch(next);
+  const flow = {
+    method: handler.method,
+    authenticate: authenticateNowOf(handler),
+    logger,
+    limits,
+    trustProxy: parsed.rateLimit?.trustProxy ?? false,
+    onDecision: options.onDecision,
+  };
+  // One deps object per middleware, made once; a synchronous answer calls next() in this turn.
+  const middleware = (optional: readonly string[] | null) => {
+    const deps: AuthenticateDeps = { ...flow, optional };
+    return (req: Request, res: Response, next: NextFunction) => {
+      let pending: void | Promise<void>;
+      try {
+        pending = authenticateRequest(deps, req, res, next);
+      } catch (error) {
+        // An audit listener that throws is a bug of the app: it becomes a 500, never a crash.
+        return next(error);
+      }
+      pending?.catch(next);
+    };
   };
   return Object.assign(middleware(null), {
     config: parsed,

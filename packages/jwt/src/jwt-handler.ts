@@ -1,11 +1,14 @@
 import {
   AuthError,
   bearerChallenge,
+  fromAuthenticateNow,
+  isPromiseLike,
   type AuthConfig,
   type AuthContext,
   type AuthHandler,
   type AuthRequest,
   type HandlerDeps,
+  type MaybePromise,
 } from '@authlayer/core';
 import { describeProviders, readinessOf } from './handler-status.js';
 import type { JwksOptions } from './keys/remote-key-set.js';
@@ -61,7 +64,8 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   const select = createProviderSelector(providers, several);
   const revoked = createRevocationCheck(deps);
 
-  async function authenticate(request: AuthRequest): Promise<AuthContext> {
+  // Synchronous for a cached token and a static key (see AuthHandler.authenticateNow).
+  function authenticateNow(request: AuthRequest): MaybePromise<AuthContext> {
     const bearer = readToken(request, config.jwt.cookie);
     if (bearer.kind === 'absent') throw new AuthError('credentials_missing', bearerChallenge('credentials_missing'));
     if (bearer.kind === 'malformed') throw new AuthError('token_malformed', bearerChallenge('token_malformed'));
@@ -70,22 +74,39 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
     deps.observe?.tokenCache?.(hit === undefined ? 'miss' : 'hit');
     if (hit !== undefined) return revoked(hit);
     let provider: Provider;
-    let verified: Verified;
+    let verified: MaybePromise<Verified>;
     try {
       provider = select(token);
-      verified = await provider.verify(token);
+      verified = provider.verify(token);
     } catch (error) {
       // Anything unexpected (a bug, a library surprise) is still a 401, never a 500.
       throw translateJoseError(error);
     }
-    const context = await revoked(verified);
+    if (!isPromiseLike(verified)) return accept(provider, token, verified);
+    return verified.then(
+      (done) => accept(provider, token, done),
+      (error: unknown) => {
+        throw translateJoseError(error);
+      },
+    );
+  }
+
+  /** A verified token: the revocation hook, then the cache may answer for it. */
+  function accept(provider: Provider, token: string, verified: Verified): MaybePromise<AuthContext> {
+    const context = revoked(verified);
+    if (isPromiseLike(context)) {
+      return context.then((allowed) => {
+        provider.remember(token, verified, now());
+        return allowed;
+      });
+    }
     provider.remember(token, verified, now());
     return context;
   }
 
   return Object.freeze({
     method: 'jwt' as const,
-    authenticate,
+    ...fromAuthenticateNow(authenticateNow),
     describe: () => describeProviders(providers),
     readiness: () => readinessOf(providers),
   });
@@ -100,19 +121,29 @@ function cachedIn(providers: readonly Provider[], token: string, nowMs: number):
   return undefined;
 }
 
-/** `deps.isRevoked` around a verified token: its context, or `token_revoked`. Fails closed. */
-function createRevocationCheck({ isRevoked, logger }: JwtHandlerDeps): (verified: Verified) => Promise<AuthContext> {
-  if (isRevoked === undefined) return async ({ context }) => context;
-  return async ({ context, claims }) => {
+/**
+ * `deps.isRevoked` around a verified token: its context, or `token_revoked`; synchronous when
+ * the hook answers synchronously. Fails closed: a hook that throws or rejects, or answers
+ * anything but `false`, refuses.
+ */
+function createRevocationCheck({ isRevoked, logger }: JwtHandlerDeps): (verified: Verified) => MaybePromise<AuthContext> {
+  if (isRevoked === undefined) return ({ context }) => context;
+  const failed = (error: unknown): never => {
+    logger.error(`isRevoked failed (${error instanceof Error ? error.name : typeof error}); the request is refused`);
+    throw refuse('token_revoked');
+  };
+  return ({ context, claims }) => {
+    const judge = (answer: unknown): AuthContext => {
+      if (typeof answer !== 'boolean') logger.error(`isRevoked answered ${typeof answer}, not a boolean; the request is refused`);
+      if (answer !== false) throw refuse('token_revoked');
+      return context;
+    };
     let answer: unknown;
     try {
-      answer = await isRevoked(context, claims);
+      answer = isRevoked(context, claims);
     } catch (error) {
-      logger.error(`isRevoked failed (${error instanceof Error ? error.name : typeof error}); the request is refused`);
-      throw refuse('token_revoked');
+      return failed(error);
     }
-    if (typeof answer !== 'boolean') logger.error(`isRevoked answered ${typeof answer}, not a boolean; the request is refused`);
-    if (answer !== false) throw refuse('token_revoked');
-    return context;
+    return isPromiseLike(answer as MaybePromise<unknown>) ? (answer as Promise<unknown>).then(judge, failed) : judge(answer);
   };
 }

@@ -1,9 +1,9 @@
-import { createClaimsMapper, type AuthContext, type JwtProviderConfig, type RoleConfig } from '@authlayer/core';
+import { createClaimsMapper, isPromiseLike, type AuthContext, type MaybePromise, type JwtProviderConfig, type RoleConfig } from '@authlayer/core';
 import { createKeySource, type KeySource, type KeySourceDeps } from './keys/key-source.js';
 import { createTokenCache, type TokenCacheOptions } from './token-cache.js';
 import { createTokenCheck } from './verify/check-token.js';
 import { timesOf } from './verify/validate-claims.js';
-import { createTokenVerifier, type VerifiedClaims } from './verify/verify-token.js';
+import { createTokenVerifierNow, type VerifiedClaims } from './verify/verify-token.js';
 
 /** A token that passed every check of its issuer: the caller's identity and the token's claims. */
 export interface Verified {
@@ -19,8 +19,11 @@ export interface Provider {
   readonly keys: KeySource;
   /** A token verified before and still valid at `nowMs`, else `undefined`. */
   cached(token: string, nowMs: number): Verified | undefined;
-  /** Verifies `token` (signature, standard claims, `token_type`, `required_claims`) and maps its claims. */
-  verify(token: string): Promise<Verified>;
+  /**
+   * Verifies `token` (signature, standard claims, `token_type`, `required_claims`) and maps its
+   * claims: synchronously (a value or an AuthError thrown) with a static key, else a Promise.
+   */
+  verify(token: string): MaybePromise<Verified>;
   /** Lets the cache answer for `token` from now on (see `createTokenCache`). */
   remember(token: string, verified: Verified, nowMs: number): void;
 }
@@ -46,7 +49,7 @@ export async function createProvider(
   label: string,
 ): Promise<Provider> {
   const keys = await createKeySource(config, deps, label);
-  const verifyToken = createTokenVerifier(keys.getKey, { jwt: config, now: deps.now });
+  const verifyToken = createTokenVerifierNow(keys.getKey, { jwt: config, now: deps.now });
   const check = createTokenCheck(config);
   const mapClaims = createClaimsMapper('jwt', config.claims, roles);
   const cache = createTokenCache<Verified>(config.leewaySeconds, deps.tokenCache);
@@ -56,11 +59,14 @@ export async function createProvider(
     keys,
     // A cached token is not served past the key set's usable life (age + stale_keys_seconds).
     cached: (token, nowMs) => (keys.state() === 'unavailable' ? undefined : cache.get(token, nowMs)),
-    async verify(token) {
-      const claims = await verifyToken(token);
-      check?.(token, claims);
-      // The context is frozen and depends only on the token and this provider's config.
-      return { context: mapClaims(claims), claims };
+    verify(token) {
+      const finish = (claims: VerifiedClaims): Verified => {
+        check?.(token, claims);
+        // The context is frozen and depends only on the token and this provider's config.
+        return { context: mapClaims(claims), claims };
+      };
+      const claims = verifyToken(token);
+      return isPromiseLike(claims) ? claims.then(finish) : finish(claims);
     },
     remember: (token, verified, nowMs) => cache.set(token, verified, timesOf(verified.claims), nowMs),
   };
