@@ -65,6 +65,20 @@ describe('unknown kids', () => {
     // The old key is gone from the set: its tokens now fail.
     await expect(handler.authenticate(bearer(await sign(key)))).rejects.toMatchObject(failure('signature_invalid'));
   });
+
+  it('lets a request that arrives during a refetch wait for it, then serves it from the set it still has', async () => {
+    const jwks = await serve([key]);
+    const { handler } = await jwksHandler(jwks.url, { algorithms: ['ES256'] }, { cooldownMs: 0, timeoutMs: 200 });
+    await handler.authenticate(bearer(await sign(key)));
+    jwks.setMode('hang');
+    const unknown = handler.authenticate(bearer(await sign(key, { kid: randomUUID() })));
+    // The refetch for the unknown kid has reached the provider (which will not answer) before the next request.
+    while (jwks.hits < 2) await new Promise((resolve) => setImmediate(resolve));
+    const known = handler.authenticate(bearer(await sign(key)));
+    await expect(unknown).rejects.toMatchObject(failure('signature_invalid'));
+    await expect(known).resolves.toMatchObject({ userId: 'user-1' });
+    expect(jwks.hits).toBe(2);
+  });
 });
 
 describe('a provider that is down, slow or confused', () => {
