@@ -1,3 +1,4 @@
+import * as nodeCrypto from 'node:crypto';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /** A key the table knows: the SHA-256 of its bytes, and what a match gives. */
@@ -26,8 +27,7 @@ export type KeyLookup<T> = (presented: Buffer) => T | undefined;
  * @throws RangeError when two entries hold the same key (callers report that at start-up first)
  */
 export function createKeyTable<T>(entries: readonly TableEntry<T>[]): KeyLookup<T> {
-  const k = randomBytes(32);
-  const keyed = (sha256: Buffer) => createHmac('sha256', k).update(sha256).digest('base64');
+  const keyed = createKeyedDigest(randomBytes(32));
   const table = new Map<string, T>();
   for (const entry of entries) {
     const slot = keyed(entry.sha256);
@@ -37,9 +37,45 @@ export function createKeyTable<T>(entries: readonly TableEntry<T>[]): KeyLookup<
   return (presented) => (presented.length === 0 ? undefined : table.get(keyed(sha256Of(presented))));
 }
 
+// `crypto.hash` (Node.js 20.12+) hashes in one call without making a Hash object: about 6 000
+// fewer instructions per hash than createHash().update().digest() (callgrind). Older Node.js 20
+// releases use createHash.
+const oneShot: ((algorithm: string, data: Buffer, encoding: 'buffer') => Buffer) | undefined = (
+  nodeCrypto as { hash?: (algorithm: string, data: Buffer, encoding: 'buffer') => Buffer }
+).hash;
+
 /** SHA-256 of a key's bytes: what `hash_env` holds (in hex) and `--new-key` prints. */
 export function sha256Of(key: Buffer): Buffer {
-  return createHash('sha256').update(key).digest();
+  return oneShot === undefined ? createHash('sha256').update(key).digest() : oneShot('sha256', key, 'buffer');
+}
+
+const BLOCK = 64;
+const DIGEST = 32;
+
+/**
+ * `HMAC-SHA-256(k, digest)` in base64 for a 32-byte `digest` (a SHA-256), k of at most 64 bytes.
+ * RFC 2104 computed by hand: `H((k ^ opad) || H((k ^ ipad) || digest))`, over two buffers whose
+ * padded keys are made once, so a request costs two one-shot hashes and no HMAC object (the
+ * same bytes as `createHmac`; key-table.test.ts compares them). Uses createHmac where Node.js
+ * has no `crypto.hash`.
+ */
+export function createKeyedDigest(k: Buffer): (digest: Buffer) => string {
+  if (oneShot === undefined || k.length > BLOCK) return (digest) => createHmac('sha256', k).update(digest).digest('base64');
+  const hash = oneShot;
+  const inner = Buffer.alloc(BLOCK + DIGEST);
+  const outer = Buffer.alloc(BLOCK + DIGEST);
+  for (let i = 0; i < BLOCK; i += 1) {
+    const byte = i < k.length ? (k[i] as number) : 0;
+    inner[i] = byte ^ 0x36;
+    outer[i] = byte ^ 0x5c;
+  }
+  // Synchronous and single-threaded: the two buffers are never shared between calls.
+  return (digest) => {
+    if (digest.length !== DIGEST) throw new RangeError('createKeyedDigest: the digest must be 32 bytes');
+    digest.copy(inner, BLOCK);
+    hash('sha256', inner, 'buffer').copy(outer, BLOCK);
+    return hash('sha256', outer, 'buffer').toString('base64');
+  };
 }
 
 const ABOVE_LATIN1 = /[^\x00-\xff]/;
