@@ -27,7 +27,9 @@ export type KeyLookup<T> = (presented: Buffer) => T | undefined;
  * @throws RangeError when two entries hold the same key (callers report that at start-up first)
  */
 export function createKeyTable<T>(entries: readonly TableEntry<T>[]): KeyLookup<T> {
-  const keyed = createKeyedDigest(randomBytes(32));
+  const k = randomBytes(32);
+  // createHmac, not a hand-made RFC 2104 over two one-shot hashes: that cost more instructions.
+  const keyed = (sha256: Buffer) => createHmac('sha256', k).update(sha256).digest('base64');
   const table = new Map<string, T>();
   for (const entry of entries) {
     const slot = keyed(entry.sha256);
@@ -47,35 +49,6 @@ const oneShot: ((algorithm: string, data: Buffer, encoding: 'buffer') => Buffer)
 /** SHA-256 of a key's bytes: what `hash_env` holds (in hex) and `--new-key` prints. */
 export function sha256Of(key: Buffer): Buffer {
   return oneShot === undefined ? createHash('sha256').update(key).digest() : oneShot('sha256', key, 'buffer');
-}
-
-const BLOCK = 64;
-const DIGEST = 32;
-
-/**
- * `HMAC-SHA-256(k, digest)` in base64 for a 32-byte `digest` (a SHA-256), k of at most 64 bytes.
- * RFC 2104 computed by hand: `H((k ^ opad) || H((k ^ ipad) || digest))`, over two buffers whose
- * padded keys are made once, so a request costs two one-shot hashes and no HMAC object (the
- * same bytes as `createHmac`; key-table.test.ts compares them). Uses createHmac where Node.js
- * has no `crypto.hash`.
- */
-export function createKeyedDigest(k: Buffer): (digest: Buffer) => string {
-  if (oneShot === undefined || k.length > BLOCK) return (digest) => createHmac('sha256', k).update(digest).digest('base64');
-  const hash = oneShot;
-  const inner = Buffer.alloc(BLOCK + DIGEST);
-  const outer = Buffer.alloc(BLOCK + DIGEST);
-  for (let i = 0; i < BLOCK; i += 1) {
-    const byte = i < k.length ? (k[i] as number) : 0;
-    inner[i] = byte ^ 0x36;
-    outer[i] = byte ^ 0x5c;
-  }
-  // Synchronous and single-threaded: the two buffers are never shared between calls.
-  return (digest) => {
-    if (digest.length !== DIGEST) throw new RangeError('createKeyedDigest: the digest must be 32 bytes');
-    digest.copy(inner, BLOCK);
-    hash('sha256', inner, 'buffer').copy(outer, BLOCK);
-    return hash('sha256', outer, 'buffer').toString('base64');
-  };
 }
 
 const ABOVE_LATIN1 = /[^\x00-\xff]/;

@@ -18,7 +18,9 @@ interface KeyAlgorithm {
   readonly modulusLength?: number;
 }
 
-const keyObjects = new WeakMap<CryptoKey, KeyObject>();
+// Per CryptoKey, per algorithm: its KeyObject, or null when the key does not fit the algorithm.
+// A CryptoKey's type, algorithm and usages never change, so the answer is made once per pair.
+const keyObjects = new WeakMap<CryptoKey, Map<JwtAlgorithm, KeyObject | null>>();
 
 /** Is `key` a WebCrypto key (of this realm or another, as jose tests it)? */
 export function isCryptoKey(key: unknown): key is CryptoKey {
@@ -26,19 +28,25 @@ export function isCryptoKey(key: unknown): key is CryptoKey {
 }
 
 /**
- * The node:crypto `KeyObject` of a WebCrypto key, made once per key (a `WeakMap`, so keys of a
+ * The node:crypto `KeyObject` of a WebCrypto key, made once per key and algorithm (a `WeakMap`, so keys of a
  * refetched JWKS are let go with the old set), after the checks jose makes before it verifies:
  * the key is public (secret for HS\*), can `verify`, and was imported for exactly `alg`:
  * RSASSA-PKCS1-v1_5 with the algorithm's hash and 2048 bits or more, ECDSA on the algorithm's
  * curve, HMAC with its hash. Any mismatch is `token_malformed`, as jose's `TypeError` becomes.
  */
 export function keyObjectFor(key: CryptoKey, alg: JwtAlgorithm): KeyObject {
-  if (!fitsAlgorithm(key, alg)) throw refuse('token_malformed');
-  let keyObject = keyObjects.get(key);
-  if (keyObject === undefined) {
-    keyObject = KeyObject.from(key);
-    keyObjects.set(key, keyObject);
+  let byAlg = keyObjects.get(key);
+  if (byAlg === undefined) {
+    byAlg = new Map();
+    keyObjects.set(key, byAlg);
   }
+  let keyObject = byAlg.get(alg);
+  if (keyObject === undefined) {
+    // Made once per key and algorithm: the checks read getters that allocate (`usages`).
+    keyObject = fitsAlgorithm(key, alg) ? KeyObject.from(key) : null;
+    byAlg.set(alg, keyObject);
+  }
+  if (keyObject === null) throw refuse('token_malformed');
   return keyObject;
 }
 
