@@ -220,6 +220,9 @@ export function renderMarkdown(summary, meta, micro) {
       'the cells are medians over rounds. "×bare range" is the lowest and highest CPU ratio of the rounds: a wide range means a noisy machine. ' +
       `Samples whose server was busy less than ${MIN_BUSY * 100} % of the time (starved by other load) are left out when their contender has others.`,
   ];
+  if (meta.loadavg.before[0] > 1.5 || meta.loadavg.after[0] > 1.5) {
+    parts.push('', '> **Not a quiet machine** (1-minute load average above 1.5): other processes shared the cores, so these figures are noise.');
+  }
   if (!meta.jwtAvailable) parts.push('', '> authlayer jwt contenders skipped: @authlayer/jwt not installed');
   else parts.push('', `@authlayer/jwt: ${meta.jwtSource}.`);
   for (const workload of Object.keys(summary)) {

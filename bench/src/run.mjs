@@ -24,6 +24,9 @@ const log = (line) => console.log(`[bench] ${line}`);
 const options = readOptions();
 const started = Date.now();
 const load0 = loadavg();
+// Timing on a busy 2-core machine measures the other processes: say so loudly, in the results too.
+const QUIET_LOAD = 1.5;
+if (load0[0] > QUIET_LOAD) log(`WARNING: load average ${load0[0].toFixed(2)} > ${QUIET_LOAD}: the machine is busy and the figures will be noise`);
 
 const pin = options.pin ? checkPinning([options.serverCpu, options.loadCpu]) : { ok: false, reason: '--no-pin' };
 if (!pin.ok) log(`running WITHOUT core pinning: ${pin.reason}. Numbers will be noisier.`);
