@@ -40,10 +40,12 @@ export function stopOnSignals(server: Server, logger: Logger, release: () => Pro
     const timer = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     server.close(() => {
       clearTimeout(timer);
-      release().finally(() => {
+      const done = () => {
         logger.info('stopped');
         exit(0);
-      });
+      };
+      // A Redis that fails to close must not turn a clean stop into an unhandled rejection.
+      release().then(done, done);
     });
     server.closeIdleConnections();
     // Said once the listening socket is closed, so a client that reads it finds new connections refused.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createCaptureLogger, startRedis, type CaptureLogger, type RedisServer } from '@authlayer/testkit';
 import express from 'express';
 import request from 'supertest';
-import { createAuthMiddleware, type AuthMiddleware } from '../src/index.js';
+import { createAuthMiddleware } from '../src/index.js';
 
 const KEY = 'k3y-for-the-redis-tests';
 const LIMIT = 5;

@@ -55,7 +55,6 @@ describe('deps.isRevoked', () => {
       () => Promise.reject(new Error('timeout')),
       () => 'no' as unknown as boolean,
       () => {
-        // eslint-disable-next-line @typescript-eslint/only-throw-error
         throw 'a string';
       },
     ];

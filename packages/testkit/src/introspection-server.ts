@@ -62,7 +62,10 @@ export async function startIntrospectionServer(options: IntrospectionServerOptio
       return void json(response, 200, { issuer, introspection_endpoint: `${origin}/introspect` });
     }
     requests += 1;
-    readForm(request).then((form) => answer(form, request, response));
+    readForm(request).then(
+      (form) => answer(form, request, response),
+      () => response.destroy(),
+    );
   });
   const origin = server.origin;
   issuer ??= origin;

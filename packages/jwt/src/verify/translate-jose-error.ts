@@ -30,9 +30,10 @@ function failureOf(error: unknown): AuthFailure {
       return claimFailure(error as { claim?: unknown; reason?: unknown });
     case 'ERR_JOSE_ALG_NOT_ALLOWED':
       return 'algorithm_not_allowed';
+    // ERR_JWKS_*_MATCHING_KEY: the token names a key the issuer does not publish (another issuer's
+    // token, a forged kid): retrying cannot help, so this is not key_unavailable, which means "the
+    // key set cannot be read".
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
-    // The token names a key the issuer does not publish (another issuer's token, a forged kid):
-    // retrying cannot help, so this is not key_unavailable, which means "the key set cannot be read".
     case 'ERR_JWKS_NO_MATCHING_KEY':
     case 'ERR_JWKS_MULTIPLE_MATCHING_KEYS':
       return 'signature_invalid';
