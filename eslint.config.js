@@ -1,6 +1,7 @@
 // One lint config for the monorepo. Rules catch bugs (promises nobody awaits, unsafe `any` in
 // sources), not taste: layout is Prettier's business (.prettierrc.json).
 import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -10,6 +11,8 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // Layout is Prettier's: the rules that would argue with it are off.
+  prettier,
   {
     files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
