@@ -28,7 +28,8 @@ export async function authlayerJwtAvailable(env = process.env) {
     return true;
   } catch (error) {
     const missing =
-      error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).startsWith(`Cannot find package '${JWT_PACKAGE}'`);
+      error?.code === 'ERR_MODULE_NOT_FOUND' &&
+      String(error.message).startsWith(`Cannot find package '${JWT_PACKAGE}'`);
     if (missing) return false;
     throw error;
   }

@@ -54,7 +54,10 @@ const authlayerOAuth2 = (cacheSeconds) => ({
       audience: AUDIENCE,
       cache_seconds: cacheSeconds,
     };
-    const auth = await createAuthMiddleware({ auth: { mode: 'oauth2', oauth2 } }, { env, importModule: (name) => import(name) });
+    const auth = await createAuthMiddleware(
+      { auth: { mode: 'oauth2', oauth2 } },
+      { env, importModule: (name) => import(name) },
+    );
     if (auth.method !== 'oauth2') throw new Error(`authlayer OAuth2 middleware is "${auth.method}", not oauth2`);
     return auth;
   },
@@ -72,7 +75,12 @@ const expressJwt = (alg) => ({
     if (alg !== 'HS256') {
       const { default: jwksRsa } = await import('jwks-rsa');
       // jwks-rsa's documented express-jwt set-up (cache and rate limit on).
-      secret = jwksRsa.expressJwtSecret({ jwksUri: env[ENV.jwksUrl], cache: true, rateLimit: true, jwksRequestsPerMinute: 10 });
+      secret = jwksRsa.expressJwtSecret({
+        jwksUri: env[ENV.jwksUrl],
+        cache: true,
+        rateLimit: true,
+        jwksRequestsPerMinute: 10,
+      });
     }
     return expressjwt({ secret, algorithms: [alg], issuer: ISSUER, audience: AUDIENCE });
   },
@@ -123,7 +131,10 @@ const physicalLimit = (alg) => ({
   workloads: ['pool'],
   async build(env) {
     const { verifyLimit } = await import('./limit-verifier.mjs');
-    const verify = verifyLimit(alg, alg === 'HS256' ? env[ENV.HS256] : env[ENV[alg]], { issuer: ISSUER, audience: AUDIENCE });
+    const verify = verifyLimit(alg, alg === 'HS256' ? env[ENV.HS256] : env[ENV[alg]], {
+      issuer: ISSUER,
+      audience: AUDIENCE,
+    });
     return (req, res, next) => {
       const header = req.headers.authorization;
       const payload = typeof header === 'string' && header.startsWith('Bearer ') ? verify(header.slice(7)) : null;
@@ -143,7 +154,8 @@ function authlayerApiKey(keys) {
   return {
     id: keys === 'one' ? 'authlayer-api-key' : 'authlayer-api-key-10k',
     family: 'authlayer',
-    label: keys === 'one' ? 'authlayer API key (X-API-Key)' : 'authlayer API key, 10 000 keys (requests spread over all)',
+    label:
+      keys === 'one' ? 'authlayer API key (X-API-Key)' : 'authlayer API key, 10 000 keys (requests spread over all)',
     alg: null,
     header: 'x-api-key',
     apiKeys: keys,
@@ -157,8 +169,15 @@ function authlayerApiKey(keys) {
         const { readFile } = await import('node:fs/promises');
         const list = JSON.parse(await readFile(env[ENV.apiKeysFile], 'utf8')).keys;
         keyEnv = { ...env, ...Object.fromEntries(list.map((key, i) => [`BENCH_CLIENT_${i}_API_KEY`, key])) };
-        const entries = list.map((_, i) => ({ name: `client-${i}`, env_var: `BENCH_CLIENT_${i}_API_KEY`, roles: ['user'] }));
-        config = { auth: { mode: 'api_key', api_keys: { keys: entries } }, roles: [{ name: 'user', permissions: ['invoke'] }] };
+        const entries = list.map((_, i) => ({
+          name: `client-${i}`,
+          env_var: `BENCH_CLIENT_${i}_API_KEY`,
+          roles: ['user'],
+        }));
+        config = {
+          auth: { mode: 'api_key', api_keys: { keys: entries } },
+          roles: [{ name: 'user', permissions: ['invoke'] }],
+        };
       }
       const auth = await createAuthMiddleware(config, { env: keyEnv, importModule: importModeFromBench });
       if (auth.method !== 'api_key') throw new Error(`authlayer API key middleware is "${auth.method}", not api_key`);
@@ -173,7 +192,14 @@ function unauthorized(res) {
 
 /** Every contender, in report order. `bare` has no middleware: it is the ceiling. */
 export const CONTENDERS = [
-  { id: 'bare', family: 'bare', label: 'bare Express 5 (no authentication)', alg: 'RS256', workloads: both, build: async () => null },
+  {
+    id: 'bare',
+    family: 'bare',
+    label: 'bare Express 5 (no authentication)',
+    alg: 'RS256',
+    workloads: both,
+    build: async () => null,
+  },
   authlayerApiKey('one'),
   authlayerApiKey('many'),
   authlayerJwt('RS256', 'pem'),

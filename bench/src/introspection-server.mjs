@@ -14,7 +14,15 @@ export async function startIntrospectionServer(opaque) {
   const answer = (token) =>
     JSON.stringify(
       active.has(token)
-        ? { active: true, iss: ISSUER, aud: AUDIENCE, client_id: 'bench-client', sub: 'opaque-user', scope: 'invoke read', exp }
+        ? {
+            active: true,
+            iss: ISSUER,
+            aud: AUDIENCE,
+            client_id: 'bench-client',
+            sub: 'opaque-user',
+            scope: 'invoke read',
+            exp,
+          }
         : { active: false },
     );
   let hits = 0;

@@ -53,7 +53,8 @@ function run({ url, duration, connections, header, bearer, spec }) {
         const cpu = process.cpuUsage(cpu0);
         const clientBusy = (cpu.user + cpu.system) / ((performance.now() - wall0) * 1000);
         latencies.sort((a, b) => a - b);
-        const pct = (p) => (latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]);
+        const pct = (p) =>
+          latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
         const ok = Object.entries(status).reduce((n, [code, count]) => (code.startsWith('2') ? n + count : n), 0);
         resolve({
           seconds: result.duration,

@@ -78,8 +78,18 @@ async function loadTokens(keys, alg, poolSize, log) {
   const key = await signingKey(keys, alg);
   const exp = now + LIFETIME;
   const [one] = await mint(key, alg, ['client-1'], exp);
-  const warm = await mint(key, alg, Array.from({ length: WARM_POOL }, (_, i) => `warm-${i}`), exp);
-  const pool = await mint(key, alg, Array.from({ length: poolSize }, (_, i) => `user-${i}`), exp);
+  const warm = await mint(
+    key,
+    alg,
+    Array.from({ length: WARM_POOL }, (_, i) => `warm-${i}`),
+    exp,
+  );
+  const pool = await mint(
+    key,
+    alg,
+    Array.from({ length: poolSize }, (_, i) => `user-${i}`),
+    exp,
+  );
   const tokens = { keysId: keys.id, exp, one, warm, pool };
   await writeFile(file, JSON.stringify(tokens));
   return tokens;

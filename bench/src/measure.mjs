@@ -15,7 +15,10 @@ export function createMeasurer({ here, material, serverEnv, loader, serverCpu, o
   function requestPlan(contender, workload, phase) {
     if (contender.header === 'x-api-key') {
       // 10 000 keys: every request the next key of the list, so each client is asked in turn.
-      const spec = contender.apiKeys === 'many' ? { file: material.files.apiKeys, field: 'keys' } : { value: material.keys.apiKey };
+      const spec =
+        contender.apiKeys === 'many'
+          ? { file: material.files.apiKeys, field: 'keys' }
+          : { value: material.keys.apiKey };
       return { header: 'x-api-key', bearer: false, spec };
     }
     const file = material.files[contender.alg];
@@ -41,7 +44,10 @@ export function createMeasurer({ here, material, serverEnv, loader, serverCpu, o
   /** Proves the server authenticates: a valid credential gets 200, a tampered one 401. */
   async function sanityCheck(contender, port) {
     const tokens = contender.alg === null ? null : material.tokens[contender.alg];
-    const apiKey = contender.apiKeys === 'many' ? JSON.parse(await readFile(material.files.apiKeys, 'utf8')).keys.at(-1) : material.keys.apiKey;
+    const apiKey =
+      contender.apiKeys === 'many'
+        ? JSON.parse(await readFile(material.files.apiKeys, 'utf8')).keys.at(-1)
+        : material.keys.apiKey;
     const [header, good, bad] =
       contender.header === 'x-api-key'
         ? ['x-api-key', apiKey, `${apiKey}x`]
@@ -65,11 +71,21 @@ export function createMeasurer({ here, material, serverEnv, loader, serverCpu, o
       const url = `http://127.0.0.1:${port}`;
       const common = { url, connections: options.connections };
       const timeoutMs = (Math.max(options.warmup, options.duration) + 30) * 1000;
-      const warm = await ask(loader, 'run', { ...common, duration: options.warmup, ...requestPlan(contender, workload, 'warmup') }, { answer: 'result', timeoutMs });
+      const warm = await ask(
+        loader,
+        'run',
+        { ...common, duration: options.warmup, ...requestPlan(contender, workload, 'warmup') },
+        { answer: 'result', timeoutMs },
+      );
       if (warm.error) throw new Error(warm.error);
       const before = await ask(server, 'usage');
       const providerBefore = providerHits();
-      const run = await ask(loader, 'run', { ...common, duration: options.duration, ...requestPlan(contender, workload, 'run') }, { answer: 'result', timeoutMs });
+      const run = await ask(
+        loader,
+        'run',
+        { ...common, duration: options.duration, ...requestPlan(contender, workload, 'run') },
+        { answer: 'result', timeoutMs },
+      );
       if (run.error) throw new Error(run.error);
       const after = await ask(server, 'usage', { gc: true });
       const providerRequests = providerHits() - providerBefore;
@@ -89,7 +105,8 @@ export function createMeasurer({ here, material, serverEnv, loader, serverCpu, o
         retained: after.retained,
         busy: cpuMicros / wallMicros,
         // share of the time the server's main thread was runnable but did not get its core
-        waiting: after.waited === null || before.waited === null ? NaN : (after.waited - before.waited) / 1000 / wallMicros,
+        waiting:
+          after.waited === null || before.waited === null ? NaN : (after.waited - before.waited) / 1000 / wallMicros,
         clientBusy: r.clientBusy,
         responses: r.responses,
         ok: r.ok,

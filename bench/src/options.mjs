@@ -52,7 +52,13 @@ export function readOptions(argv = process.argv.slice(2), env = process.env) {
     if (!Number.isFinite(n) || n <= 0) throw new Error(`--${flag} / ${name} must be a positive number, got "${raw}"`);
     return n;
   };
-  const list = (raw) => (raw === undefined || raw === '' ? null : raw.split(',').map((s) => s.trim()).filter(Boolean));
+  const list = (raw) =>
+    raw === undefined || raw === ''
+      ? null
+      : raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   return {
     quick,
     rounds: Math.round(num('rounds', 'BENCH_ROUNDS', base.rounds)),

@@ -10,7 +10,15 @@ const file = resolve(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? j
 const { meta, samples, micro } = JSON.parse(await readFile(file, 'utf8'));
 const ids = new Set(samples.map((s) => s.id));
 const workloads = [...new Set(samples.map((s) => s.workload))];
-const markdown = renderMarkdown(summarize(samples, CONTENDERS.filter((c) => ids.has(c.id)), workloads), meta, micro);
+const markdown = renderMarkdown(
+  summarize(
+    samples,
+    CONTENDERS.filter((c) => ids.has(c.id)),
+    workloads,
+  ),
+  meta,
+  micro,
+);
 await writeFile(file.replace(/\.json$/, '.md'), markdown);
 if (!process.argv.includes('--no-readme')) {
   const readme = join(ROOT, 'README.md');

@@ -96,14 +96,16 @@ const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)} %` : '—');
 
 const WORKLOAD_TITLE = {
   one: 'One token reused for every request',
-  pool: (n) => `${n.toLocaleString('en-US')} distinct tokens, rotated (every request a token the server has not just seen)`,
+  pool: (n) =>
+    `${n.toLocaleString('en-US')} distinct tokens, rotated (every request a token the server has not just seen)`,
 };
 
 function table(rows, workload) {
   const head =
     '| contender | alg | req/s | ×bare | p50 ms | ×bare | p99 ms | ×bare | CPU µs/req | ×bare | ×bare range | server busy / waiting | RSS MiB | ×bare | Δbare MiB | heap after GC MiB | Δbare MiB |' +
     (workload === 'pool' ? ' uses/token |' : '');
-  const sep = '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|' + (workload === 'pool' ? '--:|' : '');
+  const sep =
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|' + (workload === 'pool' ? '--:|' : '');
   const lines = rows.map((r) => {
     let name = r.non2xx > 0 ? `${r.label} (**${r.non2xx} non-2xx**)` : r.label;
     if (r.starved > 0) name += ` (${r.starved} starved sample${r.starved > 1 ? 's' : ''} left out)`;
@@ -138,8 +140,15 @@ const isAuthlayerJwt = (alg) => (r) => r.family === 'authlayer' && r.alg === alg
 const GOALS = [
   cpuGoal('API key mode, CPU/req ×bare', 'one', (r) => r.id === 'authlayer-api-key', 0.95),
   // Issue 9: 10 000 keys cost what one key costs (the same ratio within the run's noise).
-  cpuGoal('API key mode, 10 000 keys, requests over all, CPU/req ×bare', 'one', (r) => r.id === 'authlayer-api-key-10k', 0.95),
-  ...['RS256', 'ES256', 'HS256'].map((alg) => cpuGoal(`JWT ${alg}, one token reused, CPU/req ×bare`, 'one', isAuthlayerJwt(alg), 0.93)),
+  cpuGoal(
+    'API key mode, 10 000 keys, requests over all, CPU/req ×bare',
+    'one',
+    (r) => r.id === 'authlayer-api-key-10k',
+    0.95,
+  ),
+  ...['RS256', 'ES256', 'HS256'].map((alg) =>
+    cpuGoal(`JWT ${alg}, one token reused, CPU/req ×bare`, 'one', isAuthlayerJwt(alg), 0.93),
+  ),
   ...[
     ['RS256', 0.8],
     ['ES256', 0.62],
@@ -182,8 +191,15 @@ function goalsTable(summary, jwtAvailable) {
     }
     for (const r of mine) {
       const value = cpu ? r.ratio.cpu : r[goal.metric];
-      const met = goal.target === null || !Number.isFinite(value) ? '—' : (cpu ? value >= goal.target : value <= goal.target) ? 'yes' : '**no**';
-      const peers = r.id.startsWith('authlayer-api-key') ? '' : PEERS.map((family) => show(rows.find((p) => p.family === family && p.alg === r.alg))).join(' / ');
+      const met =
+        goal.target === null || !Number.isFinite(value)
+          ? '—'
+          : (cpu ? value >= goal.target : value <= goal.target)
+            ? 'yes'
+            : '**no**';
+      const peers = r.id.startsWith('authlayer-api-key')
+        ? ''
+        : PEERS.map((family) => show(rows.find((p) => p.family === family && p.alg === r.alg))).join(' / ');
       const limit = rows.find((p) => p.family === 'physical limit' && p.alg === r.alg);
       lines.push(
         `| ${goal.text} | ${r.label}${r.alg ? ` ${r.alg}` : ''} | ${show(r)} | ${target} | ${met} | ${peers} | ${limit && cpu ? r2(limit.ratio.cpu) : ''} |`,
@@ -195,12 +211,11 @@ function goalsTable(summary, jwtAvailable) {
 
 /** The micro-benchmark's table. */
 export function microTable(micro) {
-  const lines = [
-    '| algorithm | verifier | µs/op | ops/s | CPU µs/op | × node:crypto |',
-    '|---|---|--:|--:|--:|--:|',
-  ];
+  const lines = ['| algorithm | verifier | µs/op | ops/s | CPU µs/op | × node:crypto |', '|---|---|--:|--:|--:|--:|'];
   for (const row of micro.rows) {
-    lines.push(`| ${row.alg} | ${row.name} | ${f(row.microsPerOp, 2)} | ${f(row.opsPerSecond, 0)} | ${f(row.cpuMicrosPerOp, 2)} | ${r2(row.vsLimit)} |`);
+    lines.push(
+      `| ${row.alg} | ${row.name} | ${f(row.microsPerOp, 2)} | ${f(row.opsPerSecond, 0)} | ${f(row.cpuMicrosPerOp, 2)} | ${r2(row.vsLimit)} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -221,7 +236,10 @@ export function renderMarkdown(summary, meta, micro) {
       `Samples whose server was busy less than ${MIN_BUSY * 100} % of the time (starved by other load) are left out when their contender has others.`,
   ];
   if (meta.loadavg.before[0] > 1.5 || meta.loadavg.after[0] > 1.5) {
-    parts.push('', '> **Not a quiet machine** (1-minute load average above 1.5): other processes shared the cores, so these figures are noise.');
+    parts.push(
+      '',
+      '> **Not a quiet machine** (1-minute load average above 1.5): other processes shared the cores, so these figures are noise.',
+    );
   }
   if (!meta.jwtAvailable) parts.push('', '> authlayer jwt contenders skipped: @authlayer/jwt not installed');
   else parts.push('', `@authlayer/jwt: ${meta.jwtSource}.`);
@@ -229,7 +247,12 @@ export function renderMarkdown(summary, meta, micro) {
     const title = workload === 'pool' ? WORKLOAD_TITLE.pool(o.pool) : WORKLOAD_TITLE.one;
     parts.push('', `## ${title}`, '', table(summary[workload], workload));
   }
-  parts.push('', '## Goals of issue 5 (server CPU per request ×bare, same run)', '', goalsTable(summary, meta.jwtAvailable));
+  parts.push(
+    '',
+    '## Goals of issue 5 (server CPU per request ×bare, same run)',
+    '',
+    goalsTable(summary, meta.jwtAvailable),
+  );
   if (micro !== null) {
     parts.push(
       '',
@@ -240,8 +263,11 @@ export function renderMarkdown(summary, meta, micro) {
     if (micro.notes.length > 0) parts.push('', ...micro.notes.map((n) => `- ${n}`));
   }
   const notes = [];
-  for (const fail of meta.failures) notes.push(`- FAILED: round ${fail.round}, ${fail.workload}, ${fail.id}: ${fail.message}`);
-  notes.push(`- The loopback JWKS server was fetched ${meta.jwksHits} time(s) in the whole run (one fresh server process per measurement).`);
+  for (const fail of meta.failures)
+    notes.push(`- FAILED: round ${fail.round}, ${fail.workload}, ${fail.id}: ${fail.message}`);
+  notes.push(
+    `- The loopback JWKS server was fetched ${meta.jwksHits} time(s) in the whole run (one fresh server process per measurement).`,
+  );
   parts.push('', '## Notes', '', ...notes, '');
   return parts.join('\n');
 }

@@ -26,7 +26,10 @@ const started = Date.now();
 const load0 = loadavg();
 // Timing on a busy 2-core machine measures the other processes: say so loudly, in the results too.
 const QUIET_LOAD = 1.5;
-if (load0[0] > QUIET_LOAD) log(`WARNING: load average ${load0[0].toFixed(2)} > ${QUIET_LOAD}: the machine is busy and the figures will be noise`);
+if (load0[0] > QUIET_LOAD)
+  log(
+    `WARNING: load average ${load0[0].toFixed(2)} > ${QUIET_LOAD}: the machine is busy and the figures will be noise`,
+  );
 
 const pin = options.pin ? checkPinning([options.serverCpu, options.loadCpu]) : { ok: false, reason: '--no-pin' };
 if (!pin.ok) log(`running WITHOUT core pinning: ${pin.reason}. Numbers will be noisier.`);
@@ -62,7 +65,15 @@ const serverEnv = {
 const loader = spawnNode(join(HERE, 'load.mjs'), { cpu: loadCpu, env: process.env });
 await waitFor(loader, 'ready');
 
-const measure = createMeasurer({ here: HERE, material, serverEnv, loader, serverCpu, options, providerHits: introspection.hits });
+const measure = createMeasurer({
+  here: HERE,
+  material,
+  serverEnv,
+  loader,
+  serverCpu,
+  options,
+  providerHits: introspection.hits,
+});
 
 const plan = schedule(contenders, workloads, options.rounds);
 const perStep = options.warmup + options.duration + 0.7;
@@ -79,10 +90,20 @@ for (const [index, step] of plan.entries()) {
   try {
     const sample = { ...(await measure(step.contender, step.workload, step.round)), seq: step.seq };
     samples.push(sample);
-    const bad = sample.ok < sample.responses ? `  !! ${sample.responses - sample.ok} non-2xx ${JSON.stringify(sample.status)}` : '';
-    log(`${tag.padEnd(48)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50.toFixed(2)} ms  ${sample.cpuPerRequest.toFixed(1)} µs CPU/req  ${(sample.rss / 2 ** 20).toFixed(1)} MiB  busy ${(sample.busy * 100).toFixed(0)}% waiting ${(sample.waiting * 100).toFixed(0)}% (client busy ${(sample.clientBusy * 100).toFixed(0)}%)${bad}`);
+    const bad =
+      sample.ok < sample.responses
+        ? `  !! ${sample.responses - sample.ok} non-2xx ${JSON.stringify(sample.status)}`
+        : '';
+    log(
+      `${tag.padEnd(48)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50.toFixed(2)} ms  ${sample.cpuPerRequest.toFixed(1)} µs CPU/req  ${(sample.rss / 2 ** 20).toFixed(1)} MiB  busy ${(sample.busy * 100).toFixed(0)}% waiting ${(sample.waiting * 100).toFixed(0)}% (client busy ${(sample.clientBusy * 100).toFixed(0)}%)${bad}`,
+    );
   } catch (error) {
-    failures.push({ id: step.contender.id, workload: step.workload, round: step.round, message: String(error?.message ?? error) });
+    failures.push({
+      id: step.contender.id,
+      workload: step.workload,
+      round: step.round,
+      message: String(error?.message ?? error),
+    });
     log(`${tag}  FAILED: ${error?.message ?? error}`);
   }
 }
@@ -98,7 +119,9 @@ if (options.verify) {
   const args = ['--json', '--verify-ms', String(options.verifyMs), '--pool', String(options.pool)];
   const out = execFileSync(
     pin.ok ? 'taskset' : process.execPath,
-    pin.ok ? ['-c', options.serverCpu, process.execPath, join(HERE, 'verify.mjs'), ...args] : [join(HERE, 'verify.mjs'), ...args],
+    pin.ok
+      ? ['-c', options.serverCpu, process.execPath, join(HERE, 'verify.mjs'), ...args]
+      : [join(HERE, 'verify.mjs'), ...args],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 },
   );
   micro = JSON.parse(out.trim().split('\n').at(-1));
@@ -112,7 +135,9 @@ const meta = {
   cores: cpus().length,
   node: process.version,
   kernel: release(),
-  pinned: pin.ok ? `server on CPU ${options.serverCpu}, autocannon on CPU ${options.loadCpu} (taskset)` : `not pinned (${pin.reason})`,
+  pinned: pin.ok
+    ? `server on CPU ${options.serverCpu}, autocannon on CPU ${options.loadCpu} (taskset)`
+    : `not pinned (${pin.reason})`,
   loadavg: { before: load0, after: loadavg() },
   options,
   jwtAvailable,
@@ -146,7 +171,8 @@ function renderProviderRequests(all) {
   const rows = all.filter((sample) => sample.id.startsWith('authlayer-oauth2'));
   if (rows.length === 0) return '';
   const lines = rows.map(
-    (s) => `| ${s.id} | ${s.workload} | ${s.round} | ${s.responses} | ${s.providerRequests} | ${((1000 * s.providerRequests) / s.responses).toFixed(1)} |`,
+    (s) =>
+      `| ${s.id} | ${s.workload} | ${s.round} | ${s.responses} | ${s.providerRequests} | ${((1000 * s.providerRequests) / s.responses).toFixed(1)} |`,
   );
   return [
     '',

@@ -17,7 +17,10 @@ app.use((_req, _res, next) => {
   handled += 1;
   next();
 });
-const route = [express.json(), (req, res) => res.json({ query: req.body.query, auth: req.auth?.payload ?? req.auth ?? null })];
+const route = [
+  express.json(),
+  (req, res) => res.json({ query: req.body.query, auth: req.auth?.payload ?? req.auth ?? null }),
+];
 if (middleware === null) app.post('/invoke', ...route);
 else app.post('/invoke', middleware, ...route);
 // The same error handler for every contender: peers report a refused token through next(err).

@@ -32,7 +32,14 @@ export async function soakCredentials(goodCount = 2000) {
   const own = rsaPair();
   const other = rsaPair();
   const now = Math.floor(Date.now() / 1000);
-  const claims = (extra = {}) => ({ iss: ISSUER, aud: AUDIENCE, iat: now, exp: now + 86_400, scope: 'invoke', ...extra });
+  const claims = (extra = {}) => ({
+    iss: ISSUER,
+    aud: AUDIENCE,
+    iat: now,
+    exp: now + 86_400,
+    scope: 'invoke',
+    ...extra,
+  });
   const good = [];
   for (let i = 0; i < goodCount; i++) good.push(`Bearer ${await mint(own.privatePem, claims({ sub: `user-${i}` }))}`);
   const token = good[0].slice('Bearer '.length);

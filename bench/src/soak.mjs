@@ -29,7 +29,12 @@ async function startService(publicPem) {
     `auth:\n  mode: jwt\n  jwt:\n    public_key_env: SOAK_PUBLIC_KEY\n    issuer: ${ISSUER}\n    audience: ${AUDIENCE}\nmetrics: true\n`,
   );
   const child = spawn(process.execPath, [MAIN, '--config', config], {
-    env: { PATH: process.env.PATH, PORT: '0', SOAK_PUBLIC_KEY: publicPem, LOG_LEVEL: process.env.SOAK_LOG_LEVEL ?? 'info' },
+    env: {
+      PATH: process.env.PATH,
+      PORT: '0',
+      SOAK_PUBLIC_KEY: publicPem,
+      LOG_LEVEL: process.env.SOAK_LOG_LEVEL ?? 'info',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const levels = {};
@@ -52,7 +57,8 @@ async function startService(publicPem) {
 /** The service's own RSS and heap, read from its /metrics (prom-client's process metrics). */
 async function memory(url) {
   const text = await (await fetch(`${url}/metrics`)).text();
-  const read = (name) => Number(/^(\S+) (\S+)$/m.exec(text.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[2]);
+  const read = (name) =>
+    Number(/^(\S+) (\S+)$/m.exec(text.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[2]);
   return { rss: read('process_resident_memory_bytes'), heap: read('nodejs_heap_size_used_bytes') };
 }
 
@@ -98,7 +104,8 @@ async function step(url, amount, mix, offset) {
 /** Two good, one wrong and one hostile in every four, spread evenly. */
 function mixOf({ good, wrong, hostile }) {
   const mix = [];
-  for (let i = 0; i < good.length; i++) mix.push(good[i], wrong[i % wrong.length], good[(i * 7 + 1) % good.length], hostile[i % hostile.length]);
+  for (let i = 0; i < good.length; i++)
+    mix.push(good[i], wrong[i % wrong.length], good[(i * 7 + 1) % good.length], hostile[i % hostile.length]);
   return mix;
 }
 
@@ -114,7 +121,7 @@ async function main() {
   const before = await memory(url);
   let offset = 0;
   const started = performance.now();
-  for (let done = 0; done < TOTAL; ) {
+  for (let done = 0; done < TOTAL;) {
     const amount = Math.min(STEP, TOTAL - done);
     const result = await step(url, amount, mix, offset);
     offset = result.next;
@@ -141,9 +148,16 @@ async function main() {
     '',
     '| requests | RSS (MB) | heap used (MB) | p99 (ms) | statuses |',
     '|--:|--:|--:|--:|---|',
-    ...rows.map((r) => `| ${r.done} | ${MB(r.rss)} | ${MB(r.heap)} | ${r.p99} | ${Object.entries(r.status).map(([s, n]) => `${s}: ${n}`).join(', ')} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.done} | ${MB(r.rss)} | ${MB(r.heap)} | ${r.p99} | ${Object.entries(r.status)
+          .map(([s, n]) => `${s}: ${n}`)
+          .join(', ')} |`,
+    ),
     '',
-    odd.length === 0 ? 'Answers neither 2xx nor 4xx (connection errors included): none.' : `Unexpected: ${JSON.stringify(odd)}`,
+    odd.length === 0
+      ? 'Answers neither 2xx nor 4xx (connection errors included): none.'
+      : `Unexpected: ${JSON.stringify(odd)}`,
     '',
   ].join('\n');
   const out = join(HERE, '..', process.env.SOAK_OUT ?? 'results/soak.md');

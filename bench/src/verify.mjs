@@ -14,10 +14,14 @@ const options = readOptions();
 
 // Standalone runs pin themselves to the server core, as run.mjs pins them.
 if (!options.json && options.pin && process.env.BENCH_VERIFY_PINNED === undefined) {
-  const child = spawnSync('taskset', ['-c', options.serverCpu, process.execPath, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env: { ...process.env, BENCH_VERIFY_PINNED: '1' },
-  });
+  const child = spawnSync(
+    'taskset',
+    ['-c', options.serverCpu, process.execPath, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_VERIFY_PINNED: '1' },
+    },
+  );
   if (!child.error) process.exit(child.status ?? 1);
   console.error(`[verify] running without taskset: ${child.error.message}`);
 }
@@ -86,14 +90,19 @@ for (const alg of ALGORITHMS) {
       (i) => {
         const t = token(i);
         const dot = t.lastIndexOf('.');
-        if (!check(t.slice(0, dot), Buffer.from(t.slice(dot + 1), 'base64url'))) throw new Error('limit refused a valid token');
+        if (!check(t.slice(0, dot), Buffer.from(t.slice(dot + 1), 'base64url')))
+          throw new Error('limit refused a valid token');
       },
     ],
     ['jose 6 jwtVerify, KeyObject', (i) => jwtVerify(token(i), keyObject, claims)],
-    [`jose 6 jwtVerify, ${hmac ? 'Uint8Array secret' : 'CryptoKey (importSPKI once)'}`, (i) => jwtVerify(token(i), cryptoKey, claims)],
+    [
+      `jose 6 jwtVerify, ${hmac ? 'Uint8Array secret' : 'CryptoKey (importSPKI once)'}`,
+      (i) => jwtVerify(token(i), cryptoKey, claims),
+    ],
     [
       `jsonwebtoken 9 verify, ${hmac ? 'secret string' : 'PEM string (as express-jwt + jwks-rsa)'}`,
-      (i) => jsonwebtoken.verify(token(i), hmac ? secret : pem, { algorithms: [alg], issuer: ISSUER, audience: AUDIENCE }),
+      (i) =>
+        jsonwebtoken.verify(token(i), hmac ? secret : pem, { algorithms: [alg], issuer: ISSUER, audience: AUDIENCE }),
     ],
   ];
   if (jwtAvailable) {
@@ -121,7 +130,7 @@ for (const alg of ALGORITHMS) {
 }
 notes.push(
   `Each cell: median of 3 samples of ${options.verifyMs} ms after a warm-up, up to ${IN_FLIGHT} operations in flight; distinct tokens cycle through a pool of ${options.pool.toLocaleString('en-US')}.`,
-  'µs/op is wall time per operation (ops/s = 1e6 / µs/op); CPU µs/op counts every thread of the process, libuv\'s pool included.',
+  "µs/op is wall time per operation (ops/s = 1e6 / µs/op); CPU µs/op counts every thread of the process, libuv's pool included.",
   '"× node:crypto" is the limit\'s CPU µs / the verifier\'s CPU µs: 1.00 means as cheap as the bare signature check.',
 );
 

@@ -10,7 +10,9 @@ export const GUARDABLE_ROUTES = ['POST /invoke'] as const;
  * @throws ConfigError naming each such entry
  */
 export function checkAccessRoutes(config: AuthConfig): void {
-  const unknown = Object.keys(config.access).filter((route) => !(GUARDABLE_ROUTES as readonly string[]).includes(route));
+  const unknown = Object.keys(config.access).filter(
+    (route) => !(GUARDABLE_ROUTES as readonly string[]).includes(route),
+  );
   if (unknown.length === 0) return;
   throw new ConfigError(
     unknown.map((route) => ({

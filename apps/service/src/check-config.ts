@@ -34,7 +34,11 @@ export interface CheckReport {
  *
  * @throws ConfigError when the key material is missing; Error when the mode package is broken
  */
-export async function checkConfig(path: string, config: AuthConfig, options: AuthMiddlewareOptions): Promise<CheckReport> {
+export async function checkConfig(
+  path: string,
+  config: AuthConfig,
+  options: AuthMiddlewareOptions,
+): Promise<CheckReport> {
   checkAccessRoutes(config);
   const auth = await createAuthMiddleware(config, options);
   await auth.close();
@@ -49,11 +53,15 @@ export async function checkConfig(path: string, config: AuthConfig, options: Aut
   for (const holder of [resolved.jwt, ...resolved.jwt.providers]) {
     holder.jwks_url = holder.jwks_url === null ? null : redactUrl(holder.jwks_url);
   }
-  resolved.oauth2.introspection_url = resolved.oauth2.introspection_url === null ? null : redactUrl(resolved.oauth2.introspection_url);
+  resolved.oauth2.introspection_url =
+    resolved.oauth2.introspection_url === null ? null : redactUrl(resolved.oauth2.introspection_url);
   const limits =
     rateLimit === null
       ? null
-      : { ...(toSnakeCase(rateLimit) as object), store: rateLimit.store === 'memory' ? 'memory' : redactUrl(rateLimit.store) };
+      : {
+          ...(toSnakeCase(rateLimit) as object),
+          store: rateLimit.store === 'memory' ? 'memory' : redactUrl(rateLimit.store),
+        };
   return {
     config: resolve(path),
     handler: describeAuth(auth).handler,
@@ -74,9 +82,16 @@ type VariableStates = Record<string, 'set' | 'unset'>;
  * the variables it reads and the rest. The mode package says which variables it reads (STYLE §8:
  * no mode package is imported here); for a mode that does not say, the variable its config names.
  */
-function describeHandlers(config: AuthConfig, described: HandlerDescription, env: Readonly<Record<string, string | undefined>>) {
+function describeHandlers(
+  config: AuthConfig,
+  described: HandlerDescription,
+  env: Readonly<Record<string, string | undefined>>,
+) {
   const several = config.modes.length > 1;
-  const perMode = (several ? described : { [config.mode]: described }) as Record<string, HandlerDescription | undefined>;
+  const perMode = (several ? described : { [config.mode]: described }) as Record<
+    string,
+    HandlerDescription | undefined
+  >;
   const keyMaterial: VariableStates = {};
   const details: Record<string, unknown> = {};
   for (const mode of config.modes) {
@@ -89,10 +104,18 @@ function describeHandlers(config: AuthConfig, described: HandlerDescription, env
 }
 
 function isVariableStates(value: unknown): value is VariableStates {
-  return typeof value === 'object' && value !== null && Object.values(value).every((state) => state === 'set' || state === 'unset');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.values(value).every((state) => state === 'set' || state === 'unset')
+  );
 }
 
-function configuredVariables(config: AuthConfig, mode: string, env: Readonly<Record<string, string | undefined>>): VariableStates {
+function configuredVariables(
+  config: AuthConfig,
+  mode: string,
+  env: Readonly<Record<string, string | undefined>>,
+): VariableStates {
   const name = mode === 'jwt' ? config.jwt.publicKeyEnv : mode === 'oauth2' ? config.oauth2.clientSecretEnv : null;
   return name === null ? {} : { [name]: env[name] ? 'set' : 'unset' };
 }
@@ -106,6 +129,9 @@ function toSnakeCase(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toSnakeCase);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, child]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), toSnakeCase(child)]),
+    Object.entries(value).map(([key, child]) => [
+      key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+      toSnakeCase(child),
+    ]),
   );
 }

@@ -29,7 +29,9 @@ export function createServiceLog(config: AuthConfig, settings: LogSettings, dest
   const paths = secretHeaders(config).map((name) => `req.headers[${JSON.stringify(name)}]`);
   const target =
     destination ??
-    (settings.format === 'pretty' ? PinoPretty({ destination: 2, sync: true }) : pino.destination({ fd: 2, sync: true }));
+    (settings.format === 'pretty'
+      ? PinoPretty({ destination: 2, sync: true })
+      : pino.destination({ fd: 2, sync: true }));
   return pino(
     {
       level: settings.level,
@@ -41,15 +43,30 @@ export function createServiceLog(config: AuthConfig, settings: LogSettings, dest
 }
 
 /** Request headers a request line shows as they are; every other header is left out. */
-const SHOWN_HEADERS = new Set(['host', 'user-agent', 'accept', 'content-type', 'content-length', 'content-encoding',
-  'transfer-encoding', 'x-forwarded-for', 'x-forwarded-proto', 'x-request-id', 'origin', 'referer']);
+const SHOWN_HEADERS = new Set([
+  'host',
+  'user-agent',
+  'accept',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'x-forwarded-for',
+  'x-forwarded-proto',
+  'x-request-id',
+  'origin',
+  'referer',
+]);
 
 /**
  * The headers of a request line: the secret ones (`secretHeaders`) as `[redacted]`, a few plain
  * ones as they are, no other. An allowlist, because a client may send a key in any header
  * (`X-Api-Token: <key>`), and a denylist would log it.
  */
-export function headersToLog(headers: Readonly<Record<string, unknown>>, secret: readonly string[]): Record<string, unknown> {
+export function headersToLog(
+  headers: Readonly<Record<string, unknown>>,
+  secret: readonly string[],
+): Record<string, unknown> {
   const shown: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (secret.includes(name)) shown[name] = REDACTED;

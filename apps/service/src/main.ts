@@ -23,7 +23,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return;
   }
-  const say = (port: number) => logger.info(`listening on http://${settings.host}:${port} (auth.mode ${config.modes.join(', ')})`);
+  const say = (port: number) =>
+    logger.info(`listening on http://${settings.host}:${port} (auth.mode ${config.modes.join(', ')})`);
   if (settings.workers > 1 && cluster.isPrimary) {
     // Built once here too, so a missing key is one start-up line rather than one per worker.
     const app = await createApp(config, { logger });

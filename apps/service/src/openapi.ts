@@ -21,7 +21,9 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
     .addOpenApiVersion('3.1.0')
     .addTitle('authlayer reference service')
     .addVersion('0.0.0')
-    .addDescription(`Authentication: auth.mode \`${auth.modes.join(', ')}\`, active handler \`${auth.methods.join(', ')}\`.`)
+    .addDescription(
+      `Authentication: auth.mode \`${auth.modes.join(', ')}\`, active handler \`${auth.methods.join(', ')}\`.`,
+    )
     .addSchema('InvokeRequest', {
       type: 'object',
       required: ['query'],
@@ -76,7 +78,9 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
         },
         '400': errorResponse('The body is not a JSON object with a string "query"'),
         '401': errorResponse('Not authenticated (see the WWW-Authenticate header)'),
-        ...(rule === undefined ? {} : { '403': errorResponse(`Authenticated but not allowed: needs ${describeRule(rule)}`) }),
+        ...(rule === undefined
+          ? {}
+          : { '403': errorResponse(`Authenticated but not allowed: needs ${describeRule(rule)}`) }),
         '413': errorResponse('The body is over 1 MiB'),
         '415': errorResponse('The content type is not JSON'),
         ...(auth.config.rateLimit === null ? {} : { '429': RATE_LIMITED }),

@@ -13,7 +13,16 @@ export function requestLog(log: Pino, secret: readonly string[]) {
     customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
     serializers: {
       // The parsed query would repeat what urlToLog hides; params are empty this early.
-      req: ({ query: _query, params: _params, ...req }: { url: string; headers: Record<string, unknown>; query?: unknown; params?: unknown }) => ({
+      req: ({
+        query: _query,
+        params: _params,
+        ...req
+      }: {
+        url: string;
+        headers: Record<string, unknown>;
+        query?: unknown;
+        params?: unknown;
+      }) => ({
         ...req,
         url: urlToLog(req.url),
         headers: headersToLog(req.headers, secret),

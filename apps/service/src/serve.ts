@@ -27,7 +27,12 @@ export function answerClientErrors(server: Server): void {
  * and their connections close after the answer; after `graceMs` whatever is left is cut. Then
  * `release` (the Redis connection) and `exit(0)`.
  */
-export function stopOnSignals(server: Server, logger: Logger, release: () => Promise<void>, exit: (code: number) => void) {
+export function stopOnSignals(
+  server: Server,
+  logger: Logger,
+  release: () => Promise<void>,
+  exit: (code: number) => void,
+) {
   const inFlight = new Set<ServerResponse>();
   server.on('request', (_req, res: ServerResponse) => {
     inFlight.add(res);

@@ -70,11 +70,21 @@ Examples:
  * @throws UsageError naming the flag or variable that is wrong
  */
 export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Settings {
-  let values: { config?: string | undefined; check?: boolean | undefined; 'new-key'?: boolean | undefined; help?: boolean | undefined };
+  let values: {
+    config?: string | undefined;
+    check?: boolean | undefined;
+    'new-key'?: boolean | undefined;
+    help?: boolean | undefined;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { config: { type: 'string' }, check: { type: 'boolean' }, 'new-key': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        config: { type: 'string' },
+        check: { type: 'boolean' },
+        'new-key': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }));
   } catch (error) {
@@ -82,14 +92,18 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
   }
   const given = values.config ?? (env.SERVICE_CONFIG || undefined);
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('PORT must be an integer from 0 to 65535');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError('PORT must be an integer from 0 to 65535');
   return {
     configPath: given === undefined ? DEFAULT_CONFIG : resolve(env.INIT_CWD || cwd, given),
     port,
     host: env.HOST || '127.0.0.1',
     check: values.check === true,
     newKey: values['new-key'] === true,
-    log: { level: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'), format: oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, 'json') },
+    log: {
+      level: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
+      format: oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, 'json'),
+    },
     metrics: readMetrics(env.METRICS),
     workers: readWorkers(env.WORKERS),
     help: values.help === true,
@@ -112,6 +126,7 @@ function readMetrics(value: string | undefined): boolean | null {
 function readWorkers(value: string | undefined): number {
   if (value === undefined || value === '') return 1;
   const workers = Number(value);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 256) throw new UsageError('WORKERS must be an integer from 1 to 256');
+  if (!Number.isInteger(workers) || workers < 1 || workers > 256)
+    throw new UsageError('WORKERS must be an integer from 1 to 256');
   return workers;
 }

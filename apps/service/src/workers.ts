@@ -31,7 +31,9 @@ export function runPrimary(workers: number, logger: Logger, listening: (port: nu
       failed = true;
       stopAll();
     } else if (!stopping) {
-      logger.error(`worker ${worker.process.pid ?? '?'} died (${signal ?? `exit code ${String(code)}`}); starting another`);
+      logger.error(
+        `worker ${worker.process.pid ?? '?'} died (${signal ?? `exit code ${String(code)}`}); starting another`,
+      );
       fork();
     }
     if (live === 0) process.exit(failed ? 1 : 0);

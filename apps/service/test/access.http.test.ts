@@ -37,13 +37,25 @@ describe('the reference service with access and several modes', () => {
       .set('Authorization', `Bearer ${await token({ roles: ['caller'] })}`)
       .send({ query: 'q' })
       .expect(200);
-    expect(res.body).toEqual({ query: 'q', auth: expectedContext({ method: 'jwt', userId: 'u-1', roles: ['caller'], permissions: ['invoke'] }) });
+    expect(res.body).toEqual({
+      query: 'q',
+      auth: expectedContext({ method: 'jwt', userId: 'u-1', roles: ['caller'], permissions: ['invoke'] }),
+    });
   });
 
   it('answers 403 to a caller without the permission, before the body is read', async () => {
-    const res = await request(app).post('/invoke').set('X-API-Key', KEY).set('Content-Type', 'text/plain').send('not json').expect(403);
+    const res = await request(app)
+      .post('/invoke')
+      .set('X-API-Key', KEY)
+      .set('Content-Type', 'text/plain')
+      .send('not json')
+      .expect(403);
     expect(res.body).toEqual({ error: 'forbidden', message: 'the permission invoke is required' });
-    const jwt = await request(app).post('/invoke').set('Authorization', `Bearer ${await token({})}`).send({ query: 'q' }).expect(403);
+    const jwt = await request(app)
+      .post('/invoke')
+      .set('Authorization', `Bearer ${await token({})}`)
+      .send({ query: 'q' })
+      .expect(403);
     expect(jwt.headers['www-authenticate']).toBe(
       'Bearer realm="authlayer", error="insufficient_scope", error_description="the permission invoke is required"',
     );
@@ -51,7 +63,9 @@ describe('the reference service with access and several modes', () => {
 
   it('still answers 401 without credentials, with both challenges', async () => {
     const res = await request(app).post('/invoke').send({ query: 'q' }).expect(401);
-    expect(res.headers['www-authenticate']).toBe('ApiKey realm="authlayer", header="X-API-Key", Bearer realm="authlayer"');
+    expect(res.headers['www-authenticate']).toBe(
+      'ApiKey realm="authlayer", header="X-API-Key", Bearer realm="authlayer"',
+    );
   });
 
   it('documents the schemes as alternatives and 403 for the guarded operation', async () => {
@@ -71,10 +85,14 @@ describe('the reference service with access and several modes', () => {
   });
 
   it('refuses at start-up an access entry for a route the service does not authenticate', async () => {
-    const config = { ...CONFIG, access: { 'GET /healthz': { roles: ['ops'] }, 'POST /invoke': { permissions: ['invoke'] } } };
+    const config = {
+      ...CONFIG,
+      access: { 'GET /healthz': { roles: ['ops'] }, 'POST /invoke': { permissions: ['invoke'] } },
+    };
     await expect(createApp(config, options())).rejects.toMatchObject({
       name: 'ConfigError',
-      message: 'access.GET /healthz: the service has no authenticated route GET /healthz (access can guard: POST /invoke)',
+      message:
+        'access.GET /healthz: the service has no authenticated route GET /healthz (access can guard: POST /invoke)',
     });
   });
 });
@@ -89,8 +107,14 @@ describe('several modes with a missing package', () => {
     const partial = await createApp(CONFIG, { ...options(), logger, importModule: hideJwt });
     const health = await request(partial).get('/healthz').expect(200);
     expect(health.body.auth).toEqual({ mode: ['api_key', 'jwt'], handler: ['api_key'] });
-    expect(logger.text).toEqual([expect.stringMatching(/^warn: auth\.mode lists jwt but the package @authlayer\/jwt is not installed/)]);
-    await request(partial).post('/invoke').set('Authorization', `Bearer ${await token({ roles: ['caller'] })}`).send({ query: 'q' }).expect(401);
+    expect(logger.text).toEqual([
+      expect.stringMatching(/^warn: auth\.mode lists jwt but the package @authlayer\/jwt is not installed/),
+    ]);
+    await request(partial)
+      .post('/invoke')
+      .set('Authorization', `Bearer ${await token({ roles: ['caller'] })}`)
+      .send({ query: 'q' })
+      .expect(401);
     await request(partial).post('/invoke').set('X-API-Key', KEY).send({ query: 'q' }).expect(403);
   });
 

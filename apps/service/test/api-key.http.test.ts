@@ -30,7 +30,10 @@ async function appFor(apiKeys: object) {
 const MANY = 1000;
 for (let i = 0; i < MANY; i += 1) env[`CLIENT_${i}_API_KEY`] = `${KEY.slice(0, -4)}${String(i).padStart(4, '0')}-other`;
 const manyKeys = (variable: string) =>
-  Array.from({ length: MANY }, (_, i) => ({ name: `client-${i}`, env_var: i === MANY / 2 ? variable : `CLIENT_${i}_API_KEY` }));
+  Array.from({ length: MANY }, (_, i) => ({
+    name: `client-${i}`,
+    env_var: i === MANY / 2 ? variable : `CLIENT_${i}_API_KEY`,
+  }));
 /** The `api_keys` of each set-up, for the variable that holds the key under test. */
 const SETUPS: [string, (variable: 'SERVICE_API_KEY' | 'PROD_API_KEY') => object][] = [
   ['the single key', (variable) => (variable === 'SERVICE_API_KEY' ? {} : { prefix: 'prod' })],
@@ -60,9 +63,19 @@ describe.each(SETUPS)('API key mode over HTTP, %s: hostile and edge cases', (_se
     ['no credentials', {}, 401, CHALLENGE_MISSING],
     ['an empty header', { 'X-API-Key': '' }, 401, CHALLENGE_MISSING],
     ['an empty header and the right Bearer key', { 'X-API-Key': '', Authorization: `Bearer ${KEY}` }, 200, undefined],
-    ['a wrong header and the right Bearer key', { 'X-API-Key': 'wrong', Authorization: `Bearer ${KEY}` }, 401, CHALLENGE_INVALID],
+    [
+      'a wrong header and the right Bearer key',
+      { 'X-API-Key': 'wrong', Authorization: `Bearer ${KEY}` },
+      401,
+      CHALLENGE_INVALID,
+    ],
     ['the right header and a wrong Bearer key', { 'X-API-Key': KEY, Authorization: 'Bearer wrong' }, 200, undefined],
-    ['the key under Basic', { Authorization: `Basic ${Buffer.from(`u:${KEY}`).toString('base64')}` }, 401, CHALLENGE_MISSING],
+    [
+      'the key under Basic',
+      { Authorization: `Basic ${Buffer.from(`u:${KEY}`).toString('base64')}` },
+      401,
+      CHALLENGE_MISSING,
+    ],
     ['the Bearer scheme in lower case', { Authorization: `bearer ${KEY}` }, 200, undefined],
     ['Bearer without a token', { Authorization: 'Bearer' }, 401, CHALLENGE_INVALID],
     ['Bearer with two tokens', { Authorization: `Bearer ${KEY} ${KEY}` }, 401, CHALLENGE_INVALID],
@@ -78,7 +91,9 @@ describe.each(SETUPS)('API key mode over HTTP, %s: hostile and edge cases', (_se
   });
 
   it.each(['api_key', 'access_token'])('refuses the key in the query string (?%s=)', async (name) => {
-    const res = await request(app).post(`/invoke?${name}=${encodeURIComponent(KEY)}`).send({ query: 'q' });
+    const res = await request(app)
+      .post(`/invoke?${name}=${encodeURIComponent(KEY)}`)
+      .send({ query: 'q' });
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toBe(CHALLENGE_MISSING);
   });
@@ -102,7 +117,9 @@ describe('API key mode over HTTP: settings', () => {
     expect((await invoke(custom, { 'x-custom-key': KEY })).status).toBe(200);
     const res = await invoke(custom, { 'X-API-Key': KEY });
     expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toBe('ApiKey realm="authlayer", header="X-Custom-Key", Bearer realm="authlayer"');
+    expect(res.headers['www-authenticate']).toBe(
+      'ApiKey realm="authlayer", header="X-Custom-Key", Bearer realm="authlayer"',
+    );
   });
 
   it('reads <PREFIX>_API_KEY when a prefix is set, not env_var', async () => {
@@ -119,7 +136,16 @@ describe('API key mode over HTTP: settings', () => {
 describe('API key mode: the service log after every hostile key above', () => {
   it('is JSON lines, one audit line per decision, secret headers redacted, no key anywhere', () => {
     const basic = Buffer.from(`u:${KEY}`).toString('base64');
-    expectCleanLog(logLines, [KEY, SAME_LENGTH, LAST_CHAR, KEY.slice(0, -1), KEY.toUpperCase(), UNICODE_KEY, basic, 'k'.repeat(64)]);
+    expectCleanLog(logLines, [
+      KEY,
+      SAME_LENGTH,
+      LAST_CHAR,
+      KEY.slice(0, -1),
+      KEY.toUpperCase(),
+      UNICODE_KEY,
+      basic,
+      'k'.repeat(64),
+    ]);
   });
 });
 
@@ -151,10 +177,11 @@ describe.each(SETUPS)('API key mode over raw HTTP, %s: a UTF-8 key', (_setup, ap
     expect(await send(UNICODE_KEY)).toBe(200);
   });
 
-  it.each([['one character different', 'ключ-🔑-schlüsseL'], ['another emoji', 'ключ-🔒-schlüssel'], ['NFD form', UNICODE_KEY.normalize('NFD')]])(
-    'refuses a key %s',
-    async (_name, key) => {
-      expect(await send(key)).toBe(401);
-    },
-  );
+  it.each([
+    ['one character different', 'ключ-🔑-schlüsseL'],
+    ['another emoji', 'ключ-🔒-schlüssel'],
+    ['NFD form', UNICODE_KEY.normalize('NFD')],
+  ])('refuses a key %s', async (_name, key) => {
+    expect(await send(key)).toBe(401);
+  });
 });

@@ -20,20 +20,41 @@ const CONFIG = `auth:
 
 describe('main.js --check with providers', () => {
   it('lists each issuer with its key source and key state, fetches nothing, and prints no secret', async () => {
-    const { code, stdout, stderr } = await runToExit(['--config', writeConfig(CONFIG), '--check'], { INTERNAL_SECRET: SECRET });
+    const { code, stdout, stderr } = await runToExit(['--config', writeConfig(CONFIG), '--check'], {
+      INTERNAL_SECRET: SECRET,
+    });
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const report = JSON.parse(stdout) as Record<string, any>;
     expect(report.handler).toBe('jwt');
     expect(report.key_material).toEqual({ INTERNAL_SECRET: 'set' });
     expect(report.handler_details).toEqual({
       issuers: [
-        { config: 'auth.jwt.providers[0]', issuer: 'https://sso.example.com/realms/acme', key_source: 'discovery', keys: 'not_fetched' },
-        { config: 'auth.jwt.providers[1]', issuer: 'https://partner.example.com', key_source: 'jwks_url', keys: 'not_fetched' },
-        { config: 'auth.jwt.providers[2]', issuer: 'https://internal.example.com', key_source: 'public_key_env', keys: 'static' },
+        {
+          config: 'auth.jwt.providers[0]',
+          issuer: 'https://sso.example.com/realms/acme',
+          key_source: 'discovery',
+          keys: 'not_fetched',
+        },
+        {
+          config: 'auth.jwt.providers[1]',
+          issuer: 'https://partner.example.com',
+          key_source: 'jwks_url',
+          keys: 'not_fetched',
+        },
+        {
+          config: 'auth.jwt.providers[2]',
+          issuer: 'https://internal.example.com',
+          key_source: 'public_key_env',
+          keys: 'static',
+        },
       ],
     });
     expect(report.auth.jwt.providers[1].jwks_url).toBe('https://partner.example.com/jwks?access_token=redacted');
-    expect(report.auth.jwt.providers[0]).toMatchObject({ audience: 'invoke-api', token_type: 'at+jwt', stale_keys_seconds: 3600 });
+    expect(report.auth.jwt.providers[0]).toMatchObject({
+      audience: 'invoke-api',
+      token_type: 'at+jwt',
+      stale_keys_seconds: 3600,
+    });
     expect(stdout).not.toContain(SECRET);
     expect(stdout).not.toContain('hunter2');
   });

@@ -57,7 +57,9 @@ export async function startService(args: string[], env: Record<string, string> =
         resolve(line);
       };
       waiting.add(notify);
-      child.once('exit', (code) => reject(new Error(`the service exited (${String(code)}) before ${String(match)}: ${lines.join(' ')}`)));
+      child.once('exit', (code) =>
+        reject(new Error(`the service exited (${String(code)}) before ${String(match)}: ${lines.join(' ')}`)),
+      );
     });
   const first = await waitForLine(/listening on http:\/\/|^authlayer: /);
   const match = /listening on (http:\/\/[^ "]+)/.exec(first);

@@ -26,7 +26,11 @@ describe('the reference service, API key mode', () => {
   });
 
   it('accepts the key as a Bearer token too', async () => {
-    const res = await request(app).post('/invoke').set('Authorization', `Bearer ${KEY}`).send({ query: '' }).expect(200);
+    const res = await request(app)
+      .post('/invoke')
+      .set('Authorization', `Bearer ${KEY}`)
+      .send({ query: '' })
+      .expect(200);
     expect(res.body).toEqual({ query: '', auth: AUTH });
   });
 
@@ -50,7 +54,12 @@ describe('the reference service, API key mode', () => {
     ['with a null query', 'application/json', '{"query":null}', '"query" must be a string'],
     ['with an object query', 'application/json', '{"query":{"$ne":1}}', '"query" must be a string'],
   ])('answers 400 invalid_request to a body that is %s', async (_name, type, body, message) => {
-    const res = await request(app).post('/invoke').set('X-API-Key', KEY).set('Content-Type', type).send(body).expect(400);
+    const res = await request(app)
+      .post('/invoke')
+      .set('X-API-Key', KEY)
+      .set('Content-Type', type)
+      .send(body)
+      .expect(400);
     expect(res.body).toEqual({ error: 'invalid_request', message });
   });
 
@@ -62,21 +71,43 @@ describe('the reference service, API key mode', () => {
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx'])(
     'answers 415 to content type %s',
     async (type) => {
-      const res = await request(app).post('/invoke').set('X-API-Key', KEY).set('Content-Type', type).send('query=x').expect(415);
-      expect(res.body).toEqual({ error: 'unsupported_media_type', message: 'the content type must be application/json' });
+      const res = await request(app)
+        .post('/invoke')
+        .set('X-API-Key', KEY)
+        .set('Content-Type', type)
+        .send('query=x')
+        .expect(415);
+      expect(res.body).toEqual({
+        error: 'unsupported_media_type',
+        message: 'the content type must be application/json',
+      });
     },
   );
 
   it('answers 413 to a body over 1 MiB, and takes one of exactly 1 MiB', async () => {
     const pad = (size: number) => JSON.stringify({ query: 'x'.repeat(size - '{"query":""}'.length) });
-    const big = await request(app).post('/invoke').set('X-API-Key', KEY).type('json').send(pad(1024 * 1024 + 1)).expect(413);
+    const big = await request(app)
+      .post('/invoke')
+      .set('X-API-Key', KEY)
+      .type('json')
+      .send(pad(1024 * 1024 + 1))
+      .expect(413);
     expect(big.body).toEqual({ error: 'payload_too_large', message: 'the request body is too large' });
-    const exact = await request(app).post('/invoke').set('X-API-Key', KEY).type('json').send(pad(1024 * 1024)).expect(200);
+    const exact = await request(app)
+      .post('/invoke')
+      .set('X-API-Key', KEY)
+      .type('json')
+      .send(pad(1024 * 1024))
+      .expect(200);
     expect(exact.body.query).toHaveLength(1024 * 1024 - 12);
   });
 
   it('answers 401 before the body is read: a huge or broken body still gets 401, not 413 or 400', async () => {
-    const huge = await request(app).post('/invoke').type('json').send('x'.repeat(2 * 1024 * 1024)).expect(401);
+    const huge = await request(app)
+      .post('/invoke')
+      .type('json')
+      .send('x'.repeat(2 * 1024 * 1024))
+      .expect(401);
     expect(huge.body.error).toBe('unauthorized');
     const broken = await request(app).post('/invoke').set('X-API-Key', 'nope').type('text/plain').send('{').expect(401);
     expect(broken.body.error).toBe('unauthorized');

@@ -25,10 +25,24 @@ describe('createServiceLog', () => {
   it('redacts the secret headers wherever a request is logged, even through another serializer', () => {
     const capture = captureLogLines();
     const log = createServiceLog(config, { level: 'info', format: 'json' }, capture.destination);
-    const headers = { authorization: 'Bearer s3cret', cookie: 'sid=s3cret', 'x-partner-key': 's3cret', 'x-api-key': 's3cret', host: 'h' };
+    const headers = {
+      authorization: 'Bearer s3cret',
+      cookie: 'sid=s3cret',
+      'x-partner-key': 's3cret',
+      'x-api-key': 's3cret',
+      host: 'h',
+    };
     log.info({ req: { headers } }, 'request');
     expect(capture.records()[0]).toMatchObject({
-      req: { headers: { authorization: '[redacted]', cookie: '[redacted]', 'x-partner-key': '[redacted]', 'x-api-key': '[redacted]', host: 'h' } },
+      req: {
+        headers: {
+          authorization: '[redacted]',
+          cookie: '[redacted]',
+          'x-partner-key': '[redacted]',
+          'x-api-key': '[redacted]',
+          host: 'h',
+        },
+      },
     });
     expect(capture.lines.join('')).not.toContain('s3cret');
   });

@@ -4,8 +4,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import { openRawConnection } from '@authlayer/testkit';
 import { runToExit, startService, writeConfig } from './cli.js';
 
-const EC_PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
-const PEM_CONFIG = (algorithms: string) => `auth:\n  mode: jwt\n  jwt:\n    public_key_env: JWT_PUBLIC_KEY\n    algorithms: [${algorithms}]\n`;
+const EC_PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  .publicKey.export({ type: 'spki', format: 'pem' })
+  .toString();
+const PEM_CONFIG = (algorithms: string) =>
+  `auth:\n  mode: jwt\n  jwt:\n    public_key_env: JWT_PUBLIC_KEY\n    algorithms: [${algorithms}]\n`;
 
 const KEY = 'cli-test-key-5f1c0e9a';
 const API_KEY_CONFIG = 'auth:\n  mode: api_key\n';
@@ -24,27 +27,111 @@ function expectOneLineFailure(result: { code: number | null; stderr: string }, m
 describe('start-up failures of the CLI', () => {
   it.each([
     ['the config file is missing', null, {}, 'cannot read', ['--config', '/nonexistent/authlayer.yaml']],
-    ['the YAML is broken (names the line)', 'auth:\n\tmode: api_key\n', {}, 'line 2: not valid YAML (TAB_AS_INDENT)', []],
-    ['a YAML key is repeated', 'auth:\n  mode: api_key\n  mode: jwt\n', {}, 'line 3: not valid YAML (DUPLICATE_KEY)', []],
+    [
+      'the YAML is broken (names the line)',
+      'auth:\n\tmode: api_key\n',
+      {},
+      'line 2: not valid YAML (TAB_AS_INDENT)',
+      [],
+    ],
+    [
+      'a YAML key is repeated',
+      'auth:\n  mode: api_key\n  mode: jwt\n',
+      {},
+      'line 3: not valid YAML (DUPLICATE_KEY)',
+      [],
+    ],
     ['auth.mode is unknown', 'auth:\n  mode: oauth9\n', {}, 'auth.mode: must be one of: api_key, jwt', []],
     ['the header is empty', 'auth:\n  api_keys:\n    header: ""\n', {}, 'auth.api_keys.header: must not be empty', []],
-    ['the header is over 64 characters', `auth:\n  api_keys:\n    header: ${'X'.repeat(65)}\n`, {}, 'auth.api_keys.header: must be at most 64 characters', []],
-    ['leeway_seconds is 301', 'auth:\n  mode: jwt\n  jwt:\n    jwks_url: http://127.0.0.1:9/k\n    leeway_seconds: 301\n', {}, 'auth.jwt.leeway_seconds: must be 0 to 300', []],
-    ['leeway_seconds is -1', 'auth:\n  jwt:\n    leeway_seconds: -1\n', {}, 'auth.jwt.leeway_seconds: must be 0 to 300', []],
-    ['an algorithm is not in the table', 'auth:\n  jwt:\n    algorithms: [RS256, none]\n', {}, 'auth.jwt.algorithms[1]: must be one of', []],
-    ['a field has the wrong type', 'auth:\n  api_keys:\n    allow_bearer: "yes"\n', {}, 'auth.api_keys.allow_bearer: must be a boolean', []],
+    [
+      'the header is over 64 characters',
+      `auth:\n  api_keys:\n    header: ${'X'.repeat(65)}\n`,
+      {},
+      'auth.api_keys.header: must be at most 64 characters',
+      [],
+    ],
+    [
+      'leeway_seconds is 301',
+      'auth:\n  mode: jwt\n  jwt:\n    jwks_url: http://127.0.0.1:9/k\n    leeway_seconds: 301\n',
+      {},
+      'auth.jwt.leeway_seconds: must be 0 to 300',
+      [],
+    ],
+    [
+      'leeway_seconds is -1',
+      'auth:\n  jwt:\n    leeway_seconds: -1\n',
+      {},
+      'auth.jwt.leeway_seconds: must be 0 to 300',
+      [],
+    ],
+    [
+      'an algorithm is not in the table',
+      'auth:\n  jwt:\n    algorithms: [RS256, none]\n',
+      {},
+      'auth.jwt.algorithms[1]: must be one of',
+      [],
+    ],
+    [
+      'a field has the wrong type',
+      'auth:\n  api_keys:\n    allow_bearer: "yes"\n',
+      {},
+      'auth.api_keys.allow_bearer: must be a boolean',
+      [],
+    ],
     ['a field is unknown', 'auth:\n  api_keys:\n    headers: X-Key\n', {}, 'auth.api_keys.headers: unknown field', []],
     ['the auth section is missing', 'roles: []\n', {}, 'auth: is required', []],
-    ['jwt mode has no key source', 'auth:\n  mode: jwt\n', {}, 'auth.jwt: jwt mode needs jwks_url, public_key_env, discovery or providers', []],
-    ['public_key_env names an unset variable', PEM_CONFIG('ES256'), {}, 'auth.jwt.public_key_env: environment variable JWT_PUBLIC_KEY is unset or empty', []],
-    ['public_key_env holds no key', PEM_CONFIG('ES256'), { JWT_PUBLIC_KEY: 'not a key' }, 'environment variable JWT_PUBLIC_KEY does not hold a PEM public key', []],
-    ['an algorithm the key cannot serve', PEM_CONFIG('RS256'), { JWT_PUBLIC_KEY: EC_PEM }, 'auth.jwt.algorithms: RS256 cannot be used with', []],
-    ['an HMAC algorithm with a PEM key', PEM_CONFIG('HS256'), { JWT_PUBLIC_KEY: EC_PEM }, 'HMAC algorithms (HS256) need a shared secret', []],
+    [
+      'jwt mode has no key source',
+      'auth:\n  mode: jwt\n',
+      {},
+      'auth.jwt: jwt mode needs jwks_url, public_key_env, discovery or providers',
+      [],
+    ],
+    [
+      'public_key_env names an unset variable',
+      PEM_CONFIG('ES256'),
+      {},
+      'auth.jwt.public_key_env: environment variable JWT_PUBLIC_KEY is unset or empty',
+      [],
+    ],
+    [
+      'public_key_env holds no key',
+      PEM_CONFIG('ES256'),
+      { JWT_PUBLIC_KEY: 'not a key' },
+      'environment variable JWT_PUBLIC_KEY does not hold a PEM public key',
+      [],
+    ],
+    [
+      'an algorithm the key cannot serve',
+      PEM_CONFIG('RS256'),
+      { JWT_PUBLIC_KEY: EC_PEM },
+      'auth.jwt.algorithms: RS256 cannot be used with',
+      [],
+    ],
+    [
+      'an HMAC algorithm with a PEM key',
+      PEM_CONFIG('HS256'),
+      { JWT_PUBLIC_KEY: EC_PEM },
+      'HMAC algorithms (HS256) need a shared secret',
+      [],
+    ],
     ['the expected key is unset', API_KEY_CONFIG, {}, 'SERVICE_API_KEY is unset or empty', []],
     ['the expected key is empty', API_KEY_CONFIG, { SERVICE_API_KEY: '' }, 'SERVICE_API_KEY is unset or empty', []],
-    ['the prefixed key is unset', 'auth:\n  api_keys:\n    prefix: staging\n', { SERVICE_API_KEY: KEY }, 'STAGING_API_KEY is unset or empty', []],
+    [
+      'the prefixed key is unset',
+      'auth:\n  api_keys:\n    prefix: staging\n',
+      { SERVICE_API_KEY: KEY },
+      'STAGING_API_KEY is unset or empty',
+      [],
+    ],
     ['an option is unknown', API_KEY_CONFIG, { SERVICE_API_KEY: KEY }, "Unknown option '--nope'", ['--nope']],
-    ['PORT is not a port', API_KEY_CONFIG, { SERVICE_API_KEY: KEY, PORT: '80a' }, 'PORT must be an integer from 0 to 65535', []],
+    [
+      'PORT is not a port',
+      API_KEY_CONFIG,
+      { SERVICE_API_KEY: KEY, PORT: '80a' },
+      'PORT must be an integer from 0 to 65535',
+      [],
+    ],
   ])('%s', async (_name, yaml, env, mentions, args) => {
     const configArgs = yaml === null ? [] : ['--config', writeConfig(yaml)];
     const result = await runToExit([...configArgs, ...args], env as Record<string, string>);
@@ -70,7 +157,9 @@ describe('start-up failures of the CLI', () => {
 
 describe('the start-up line in JWT mode', () => {
   it('says the mode, the handler and the variable holding the key, never the key', async () => {
-    const config = writeConfig('auth:\n  mode: jwt\n  jwt:\n    public_key_env: JWT_PUBLIC_KEY\n    algorithms: [ES256]\n');
+    const config = writeConfig(
+      'auth:\n  mode: jwt\n  jwt:\n    public_key_env: JWT_PUBLIC_KEY\n    algorithms: [ES256]\n',
+    );
     const service = await startService(['--config', config], { JWT_PUBLIC_KEY: EC_PEM });
     expect(await service.stop()).toBe(0);
     expect(JSON.parse(service.lines[0]!)).toMatchObject({
@@ -107,11 +196,15 @@ describe('the running CLI', () => {
 
   it('answers a header over 16 KiB with a JSON 431, not a bare socket close', async () => {
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${service.url}/invoke`, { method: 'POST', headers: { 'X-API-Key': 'k'.repeat(20_000) } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = httpRequest(
+        `${service.url}/invoke`,
+        { method: 'POST', headers: { 'X-API-Key': 'k'.repeat(20_000) } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -139,9 +232,14 @@ describe('the running CLI', () => {
     const records = service.lines.map((line) => JSON.parse(line) as { level: string; msg: string });
     expect(records[0]).toMatchObject({
       level: 'info',
-      msg: expect.stringMatching(/^config \/.*\/apps\/service\/service\.yaml, auth\.mode api_key, handler api_key, keys from environment variable SERVICE_API_KEY$/),
+      msg: expect.stringMatching(
+        /^config \/.*\/apps\/service\/service\.yaml, auth\.mode api_key, handler api_key, keys from environment variable SERVICE_API_KEY$/,
+      ),
     });
-    expect(records[1]).toMatchObject({ level: 'info', msg: expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+ \(auth\.mode api_key\)$/) });
+    expect(records[1]).toMatchObject({
+      level: 'info',
+      msg: expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+ \(auth\.mode api_key\)$/),
+    });
     expect(records.filter((r) => r.msg === 'auth').length).toBeGreaterThanOrEqual(2);
     expect(service.lines.join('\n')).not.toContain(KEY);
     expect(service.lines.join('\n')).not.toMatch(/^\s*at /m);

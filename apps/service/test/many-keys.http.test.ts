@@ -51,10 +51,18 @@ async function serve(keys: object[], apiKeys: object = {}, now = NOW) {
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/invoke`;
   return async (headers: Record<string, string>) => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"query":"q"}' });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: '{"query":"q"}',
+    });
     const text = await res.text();
     seen.push(text, JSON.stringify([...res.headers]));
-    return { status: res.status, body: JSON.parse(text) as Record<string, unknown>, challenge: res.headers.get('www-authenticate') };
+    return {
+      status: res.status,
+      body: JSON.parse(text) as Record<string, unknown>,
+      challenge: res.headers.get('www-authenticate'),
+    };
   };
 }
 const seen: string[] = [];
@@ -73,9 +81,21 @@ describe('three clients over real HTTP', () => {
 
   it.each([
     ['billing', KEYS.billing, { userId: 'billing', roles: ['user'], permissions: ['invoke'], tenantId: 'acme' }],
-    ['billing, its second key', KEYS.billingNext, { userId: 'billing', roles: ['user'], permissions: ['invoke'], tenantId: 'acme' }],
-    ['reports', KEYS.reports, { userId: 'reports', roles: ['analyst'], permissions: ['reports:read'], tenantId: 'globex' }],
-    ['ops (hash_env: only its SHA-256 is configured)', KEYS.ops, { userId: 'ops', roles: ['admin'], permissions: ['invoke', 'admin'], tenantId: null }],
+    [
+      'billing, its second key',
+      KEYS.billingNext,
+      { userId: 'billing', roles: ['user'], permissions: ['invoke'], tenantId: 'acme' },
+    ],
+    [
+      'reports',
+      KEYS.reports,
+      { userId: 'reports', roles: ['analyst'], permissions: ['reports:read'], tenantId: 'globex' },
+    ],
+    [
+      'ops (hash_env: only its SHA-256 is configured)',
+      KEYS.ops,
+      { userId: 'ops', roles: ['admin'], permissions: ['invoke', 'admin'], tenantId: null },
+    ],
   ])('%s gets its own identity in the header and as Bearer', async (_name, key, fields) => {
     const auth = expectedContext({ method: 'api_key', ...fields });
     expect(await invoke({ 'X-API-Key': key })).toMatchObject({ status: 200, body: { query: 'q', auth } });
@@ -83,7 +103,10 @@ describe('three clients over real HTTP', () => {
   });
 
   it('with allow_bearer false, takes the header only', async () => {
-    expect(await strict({ 'X-API-Key': KEYS.reports })).toMatchObject({ status: 200, body: { auth: { userId: 'reports' } } });
+    expect(await strict({ 'X-API-Key': KEYS.reports })).toMatchObject({
+      status: 200,
+      body: { auth: { userId: 'reports' } },
+    });
     expect(await strict({ Authorization: `Bearer ${KEYS.reports}` })).toEqual({
       status: 401,
       body: { error: 'unauthorized', message: 'no credentials were sent' },
@@ -98,12 +121,22 @@ describe('three clients over real HTTP', () => {
 
 describe('rotation and expiry over real HTTP', () => {
   it('accepts the old and the new key, then refuses the old one once it is removed from the config', async () => {
-    const both = await serve([{ name: 'billing', env_var: 'BILLING_API_KEY', roles: ['user'] }, { name: 'billing', env_var: 'BILLING_API_KEY_NEXT' }]);
-    expect((await both({ 'X-API-Key': KEYS.billing })).body).toMatchObject({ auth: { userId: 'billing', permissions: ['invoke'] } });
-    expect((await both({ 'X-API-Key': KEYS.billingNext })).body).toMatchObject({ auth: { userId: 'billing', permissions: ['invoke'] } });
+    const both = await serve([
+      { name: 'billing', env_var: 'BILLING_API_KEY', roles: ['user'] },
+      { name: 'billing', env_var: 'BILLING_API_KEY_NEXT' },
+    ]);
+    expect((await both({ 'X-API-Key': KEYS.billing })).body).toMatchObject({
+      auth: { userId: 'billing', permissions: ['invoke'] },
+    });
+    expect((await both({ 'X-API-Key': KEYS.billingNext })).body).toMatchObject({
+      auth: { userId: 'billing', permissions: ['invoke'] },
+    });
     const rotated = await serve([{ name: 'billing', env_var: 'BILLING_API_KEY_NEXT', roles: ['user'] }]);
     expect((await rotated({ 'X-API-Key': KEYS.billingNext })).status).toBe(200);
-    expect(await rotated({ 'X-API-Key': KEYS.billing })).toMatchObject({ status: 401, body: { error: 'unauthorized', message: 'the credentials are not valid' } });
+    expect(await rotated({ 'X-API-Key': KEYS.billing })).toMatchObject({
+      status: 401,
+      body: { error: 'unauthorized', message: 'the credentials are not valid' },
+    });
   });
 
   it.each([
@@ -139,9 +172,18 @@ describe('no response and no log line holds a key or a digest', () => {
     }
     expectCleanLog(logLines, [...Object.values(KEYS), ...Object.values(KEYS).map(sha256)]);
     // Audit lines name the client, never its key.
-    const audited = new Set(logLines.records().filter((line) => line.msg === 'auth').map((line) => line.userId));
+    const audited = new Set(
+      logLines
+        .records()
+        .filter((line) => line.msg === 'auth')
+        .map((line) => line.userId),
+    );
     expect(audited).toEqual(new Set(['billing', 'reports', 'ops', null]));
     // The expired keys of the expiry cases warned at start-up, by client name only.
-    expect(logger.text.every((line) => /^warn: API key "billing" \(auth\.api_keys\.keys\[0\]\) expired on \d{4}-\d\d-\d\d and is refused$/.test(line))).toBe(true);
+    expect(
+      logger.text.every((line) =>
+        /^warn: API key "billing" \(auth\.api_keys\.keys\[0\]\) expired on \d{4}-\d\d-\d\d and is refused$/.test(line),
+      ),
+    ).toBe(true);
   });
 });

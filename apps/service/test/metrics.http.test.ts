@@ -19,11 +19,19 @@ const DURATIONS = 'authlayer_auth_duration_seconds_count{method="api_key",outcom
 
 describe('GET /metrics', () => {
   it('is served with metrics: true, and its counters move as requests are made', async () => {
-    const app = await createApp({ auth: { mode: 'api_key' }, metrics: true, rate_limit: { requests_per_minute: 2 } }, options);
+    const app = await createApp(
+      { auth: { mode: 'api_key' }, metrics: true, rate_limit: { requests_per_minute: 2 } },
+      options,
+    );
     const invoke = (key: string) => request(app).post('/invoke').set('X-API-Key', key).send({ query: 'q' });
     const before = await request(app).get('/metrics').expect(200);
     expect(before.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
-    for (const name of ['authlayer_auth_decisions_total', 'authlayer_auth_duration_seconds', 'authlayer_key_fetches_total', 'authlayer_token_cache_total']) {
+    for (const name of [
+      'authlayer_auth_decisions_total',
+      'authlayer_auth_duration_seconds',
+      'authlayer_key_fetches_total',
+      'authlayer_token_cache_total',
+    ]) {
       expect(before.text).toContain(`# TYPE ${name} `);
     }
     expect(sample(before.text, ALLOWED)).toBe(0);
@@ -44,9 +52,15 @@ describe('GET /metrics', () => {
   });
 
   it('is not served by default (404), and the metrics option overrides the config', async () => {
-    await request(await createApp({ auth: { mode: 'api_key' } }, options)).get('/metrics').expect(404);
-    await request(await createApp({ auth: { mode: 'api_key' }, metrics: true }, { ...options, metrics: false })).get('/metrics').expect(404);
-    await request(await createApp({ auth: { mode: 'api_key' } }, { ...options, metrics: true })).get('/metrics').expect(200);
+    await request(await createApp({ auth: { mode: 'api_key' } }, options))
+      .get('/metrics')
+      .expect(404);
+    await request(await createApp({ auth: { mode: 'api_key' }, metrics: true }, { ...options, metrics: false }))
+      .get('/metrics')
+      .expect(404);
+    await request(await createApp({ auth: { mode: 'api_key' } }, { ...options, metrics: true }))
+      .get('/metrics')
+      .expect(200);
   });
 
   it('counts key fetches and token cache lookups in JWT mode', async () => {

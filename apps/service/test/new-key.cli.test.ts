@@ -41,10 +41,15 @@ describe('--new-key', () => {
 
   it('gives a pair that works: the service holds only the digest (hash_env) and takes the key, header or Bearer', async () => {
     const { key, sha256 } = await newKey();
-    const yaml = 'auth:\n  mode: api_key\n  api_keys:\n    keys:\n      - name: fresh\n        hash_env: FRESH_API_KEY_SHA256\n';
+    const yaml =
+      'auth:\n  mode: api_key\n  api_keys:\n    keys:\n      - name: fresh\n        hash_env: FRESH_API_KEY_SHA256\n';
     const service = await startService(['--config', writeConfig(yaml)], { FRESH_API_KEY_SHA256: sha256 });
     const post = (headers: Record<string, string>) =>
-      fetch(`${service.url}/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '{"query":"q"}' });
+      fetch(`${service.url}/invoke`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: '{"query":"q"}',
+      });
     const header = await post({ 'X-API-Key': key });
     expect(header.status).toBe(200);
     expect(((await header.json()) as { auth: { userId: string } }).auth.userId).toBe('fresh');

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { createCaptureLogger, expectedContext, startOpaqueTokenProvider, type OpaqueTokenProvider } from '@authlayer/testkit';
+import {
+  createCaptureLogger,
+  expectedContext,
+  startOpaqueTokenProvider,
+  type OpaqueTokenProvider,
+} from '@authlayer/testkit';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
@@ -11,7 +16,8 @@ let app: Express;
 const secrets: string[] = [];
 const answers: string[] = [];
 
-const invalid = (description: string) => `Bearer realm="authlayer", error="invalid_token", error_description="${description}"`;
+const invalid = (description: string) =>
+  `Bearer realm="authlayer", error="invalid_token", error_description="${description}"`;
 
 beforeAll(async () => {
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -37,7 +43,8 @@ beforeAll(async () => {
 });
 afterAll(() => provider.close());
 
-const invoke = (token: string) => request(app).post('/invoke').set('authorization', `Bearer ${token}`).send({ query: 'q' });
+const invoke = (token: string) =>
+  request(app).post('/invoke').set('authorization', `Bearer ${token}`).send({ query: 'q' });
 
 describe('reference service, auth.mode oauth2', () => {
   it('answers 200 with the mapped claims for a token the provider issued', async () => {
@@ -71,19 +78,22 @@ describe('reference service, auth.mode oauth2', () => {
     expect(res.headers['www-authenticate']).toBe(invalid('the credentials are not valid'));
   });
 
-  it.each(['fail', 'hang', 'garbage', 'html'] as const)('answers a bounded 401 key_unavailable when the provider is %s', async (mode) => {
-    const token = await provider.obtainToken();
-    secrets.push(token);
-    provider.setMode(mode);
-    try {
-      const res = await invoke(token);
-      expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: 'unauthorized', message: 'no key is available to verify the token' });
-      expect(res.headers['www-authenticate']).toBe(invalid('no key is available to verify the token'));
-    } finally {
-      provider.setMode('ok');
-    }
-  });
+  it.each(['fail', 'hang', 'garbage', 'html'] as const)(
+    'answers a bounded 401 key_unavailable when the provider is %s',
+    async (mode) => {
+      const token = await provider.obtainToken();
+      secrets.push(token);
+      provider.setMode(mode);
+      try {
+        const res = await invoke(token);
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ error: 'unauthorized', message: 'no key is available to verify the token' });
+        expect(res.headers['www-authenticate']).toBe(invalid('no key is available to verify the token'));
+      } finally {
+        provider.setMode('ok');
+      }
+    },
+  );
 
   it('answers 401 without error for no token, and documents BearerAuth in /openapi.json', async () => {
     const res = await request(app).post('/invoke').send({ query: 'q' });
@@ -91,7 +101,11 @@ describe('reference service, auth.mode oauth2', () => {
     expect(res.headers['www-authenticate']).toBe('Bearer realm="authlayer"');
     const doc = await request(app).get('/openapi.json');
     expect(doc.body.components.securitySchemes).toEqual({
-      BearerAuth: { type: 'http', scheme: 'bearer', description: 'OAuth2 access token, checked at the provider (RFC 7662)' },
+      BearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'OAuth2 access token, checked at the provider (RFC 7662)',
+      },
     });
     expect(doc.body.paths['/invoke'].post.security).toEqual([{ BearerAuth: [] }]);
     // /healthz adds the handler's key state when it reports one (the contract's `keys`).

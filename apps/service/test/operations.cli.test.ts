@@ -38,20 +38,23 @@ async function slowInvoke(url: string) {
 }
 
 describe('graceful shutdown', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s: the request in flight completes, new connections are refused, exit 0', async (signal) => {
-    const service = await startService(['--config', CONFIG], { SERVICE_API_KEY: KEY });
-    const slow = await slowInvoke(service.url);
-    // The server has the request (its headers passed authentication) before the signal.
-    await service.waitForLine(/"msg":"auth"/);
-    service.child.kill(signal);
-    await service.waitForLine(/shutting down; no new connections, 1 request\(s\) in flight/);
-    expect(await accepts(service.url)).toBe(false);
-    slow.finish();
-    expect(await slow.answered).toEqual({ status: 200, body: expect.stringContaining('"query":"slow"') });
-    const [code] = await service.exited;
-    expect(code).toBe(0);
-    expect(service.lines.at(-1)).toContain('"msg":"stopped"');
-  });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s: the request in flight completes, new connections are refused, exit 0',
+    async (signal) => {
+      const service = await startService(['--config', CONFIG], { SERVICE_API_KEY: KEY });
+      const slow = await slowInvoke(service.url);
+      // The server has the request (its headers passed authentication) before the signal.
+      await service.waitForLine(/"msg":"auth"/);
+      service.child.kill(signal);
+      await service.waitForLine(/shutting down; no new connections, 1 request\(s\) in flight/);
+      expect(await accepts(service.url)).toBe(false);
+      slow.finish();
+      expect(await slow.answered).toEqual({ status: 200, body: expect.stringContaining('"query":"slow"') });
+      const [code] = await service.exited;
+      expect(code).toBe(0);
+      expect(service.lines.at(-1)).toContain('"msg":"stopped"');
+    },
+  );
 
   it('cuts a request still in flight after 10 s, and exits 0', async () => {
     const service = await startService(['--config', CONFIG], { SERVICE_API_KEY: KEY });

@@ -8,7 +8,10 @@ import { createCaptureLogger as captureLogger } from '@authlayer/testkit';
 
 let app: Express;
 beforeAll(async () => {
-  app = await createApp({ auth: { mode: 'api_key' } }, { env: { SERVICE_API_KEY: 'probe-key' }, logger: captureLogger() });
+  app = await createApp(
+    { auth: { mode: 'api_key' } },
+    { env: { SERVICE_API_KEY: 'probe-key' }, logger: captureLogger() },
+  );
 });
 
 const NOT_FOUND = { error: 'not_found', message: 'no such resource' };
@@ -21,20 +24,30 @@ describe('other methods', () => {
     ['PUT', '/invoke'],
     ['DELETE', '/docs/swagger-ui.css'],
   ])('%s %s → 404 JSON', async (method, path) => {
-    const res = await request(app)[method.toLowerCase() as 'options'](path).expect(404).expect('Content-Type', /application\/json/);
+    const res = await request(app)
+      [method.toLowerCase() as 'options'](path)
+      .expect(404)
+      .expect('Content-Type', /application\/json/);
     expect(res.body).toEqual(NOT_FOUND);
     expect(res.headers.allow).toBeUndefined();
   });
 });
 
 describe('/docs serves our page and its assets only', () => {
-  it.each(['/docs/index.html', '/docs/package.json', '/docs/swagger-initializer.js', '/docs/swagger-ui.js.map', '/docs/oauth2-redirect.html', '/docs/nothing'])(
-    '%s → 404 JSON',
-    async (path) => {
-      const res = await request(app).get(path).expect(404).expect('Content-Type', /application\/json/);
-      expect(res.body).toEqual(NOT_FOUND);
-    },
-  );
+  it.each([
+    '/docs/index.html',
+    '/docs/package.json',
+    '/docs/swagger-initializer.js',
+    '/docs/swagger-ui.js.map',
+    '/docs/oauth2-redirect.html',
+    '/docs/nothing',
+  ])('%s → 404 JSON', async (path) => {
+    const res = await request(app)
+      .get(path)
+      .expect(404)
+      .expect('Content-Type', /application\/json/);
+    expect(res.body).toEqual(NOT_FOUND);
+  });
 
   it('the page never points at the petstore or the public validator', async () => {
     const init = await request(app).get('/docs/swagger-ui-init.js').expect(200);
@@ -44,13 +57,23 @@ describe('/docs serves our page and its assets only', () => {
     expect(page.text).not.toContain('petstore');
   });
 
-  it.each(['bytes=999999999-', 'bytes=abc', 'bytes=5-1'])('ignores a Range header (%s): the whole file, never a 416 mislabelled text/css', async (range) => {
-    const res = await request(app).get('/docs/swagger-ui.css').set('Range', range).expect(200).expect('Content-Type', /text\/css/);
-    expect(res.headers['accept-ranges']).toBeUndefined();
-    expect(res.text.length).toBeGreaterThan(1000);
-  });
+  it.each(['bytes=999999999-', 'bytes=abc', 'bytes=5-1'])(
+    'ignores a Range header (%s): the whole file, never a 416 mislabelled text/css',
+    async (range) => {
+      const res = await request(app)
+        .get('/docs/swagger-ui.css')
+        .set('Range', range)
+        .expect(200)
+        .expect('Content-Type', /text\/css/);
+      expect(res.headers['accept-ranges']).toBeUndefined();
+      expect(res.text.length).toBeGreaterThan(1000);
+    },
+  );
 
   it('HEAD works for the assets', async () => {
-    await request(app).head('/docs/swagger-ui-bundle.js').expect(200).expect('Content-Type', /javascript/);
+    await request(app)
+      .head('/docs/swagger-ui-bundle.js')
+      .expect(200)
+      .expect('Content-Type', /javascript/);
   });
 });

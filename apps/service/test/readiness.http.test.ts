@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createCaptureLogger, createSigningKey, mintToken, startJwksServer, type JwksServer, type SigningKey } from '@authlayer/testkit';
+import {
+  createCaptureLogger,
+  createSigningKey,
+  mintToken,
+  startJwksServer,
+  type JwksServer,
+  type SigningKey,
+} from '@authlayer/testkit';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
@@ -29,21 +36,37 @@ afterAll(() => idp.close());
 
 /** POST /invoke with a new token each time, so that each request needs the key set. */
 async function invoke(): Promise<request.Response> {
-  const token = await mintToken(key, { iss: idp.issuer, sub: 'u-1', jti: String((serial += 1)), iat: NOW, exp: NOW + 86_400 });
+  const token = await mintToken(key, {
+    iss: idp.issuer,
+    sub: 'u-1',
+    jti: String((serial += 1)),
+    iat: NOW,
+    exp: NOW + 86_400,
+  });
   return request(app).post('/invoke').set('Authorization', `Bearer ${token}`).send({ query: 'q' });
 }
 const health = async () => (await request(app).get('/healthz').expect(200)).body as { keys?: { state: string } };
 
 describe('an unreachable provider at start-up, then an outage', () => {
   it('is not ready before the first fetch, and ready once the provider is up, with no restart', async () => {
-    expect((await request(app).get('/readyz').expect(503)).body).toEqual({ status: 'not_ready', keys: { state: 'not_fetched' } });
+    expect((await request(app).get('/readyz').expect(503)).body).toEqual({
+      status: 'not_ready',
+      keys: { state: 'not_fetched' },
+    });
     const refused = await invoke();
     expect(refused.status).toBe(401);
     expect(refused.headers['www-authenticate']).toBe(
       'Bearer realm="authlayer", error="invalid_token", error_description="no key is available to verify the token"',
     );
-    expect((await request(app).get('/readyz').expect(503)).body).toEqual({ status: 'not_ready', keys: { state: 'unavailable' } });
-    expect(await health()).toEqual({ status: 'ok', auth: { mode: 'jwt', handler: 'jwt' }, keys: { state: 'unavailable' } });
+    expect((await request(app).get('/readyz').expect(503)).body).toEqual({
+      status: 'not_ready',
+      keys: { state: 'unavailable' },
+    });
+    expect(await health()).toEqual({
+      status: 'ok',
+      auth: { mode: 'jwt', handler: 'jwt' },
+      keys: { state: 'unavailable' },
+    });
     await idp.start();
     advance(COOLDOWN);
     expect((await invoke()).status).toBe(200);
@@ -64,7 +87,10 @@ describe('an unreachable provider at start-up, then an outage', () => {
     advance(1);
     expect((await invoke()).status).toBe(401);
     expect((await health()).keys).toEqual({ state: 'unavailable' });
-    expect((await request(app).get('/readyz').expect(503)).body).toEqual({ status: 'not_ready', keys: { state: 'unavailable' } });
+    expect((await request(app).get('/readyz').expect(503)).body).toEqual({
+      status: 'not_ready',
+      keys: { state: 'unavailable' },
+    });
     await idp.start();
     advance(COOLDOWN);
     expect((await invoke()).status).toBe(200);
@@ -74,6 +100,8 @@ describe('an unreachable provider at start-up, then an outage', () => {
     // One warning per failed refresh: at start-up (the first probe's), at 600 s and at 719 s.
     const warnings = logger.text.filter((line) => line.startsWith('warn: auth.jwt.discovery'));
     expect(warnings).toHaveLength(3);
-    expect(logger.text.filter((line) => line === 'info: auth.jwt.discovery: the key set can be read again')).toHaveLength(2);
+    expect(
+      logger.text.filter((line) => line === 'info: auth.jwt.discovery: the key set can be read again'),
+    ).toHaveLength(2);
   });
 });

@@ -28,7 +28,9 @@ describe('rate_limit on redis://, two service processes', () => {
   let replicas: Service[];
   beforeAll(async () => {
     redis = await startRedis();
-    const config = writeConfig(`auth:\n  mode: api_key\nrate_limit:\n  requests_per_minute: ${LIMIT}\n  store: ${redis.url}\n`);
+    const config = writeConfig(
+      `auth:\n  mode: api_key\nrate_limit:\n  requests_per_minute: ${LIMIT}\n  store: ${redis.url}\n`,
+    );
     replicas = await Promise.all([0, 1].map(() => startService(['--config', config], { SERVICE_API_KEY: KEY })));
   });
   afterAll(async () => {

@@ -5,7 +5,10 @@ import { createServiceLog } from '../src/logging.js';
 
 /** The service's own pino logger for `config`, writing into a capture. */
 export function capturedServiceLog(config: object, capture: LogLineCapture = captureLogLines()) {
-  return { log: createServiceLog(parseAuthConfig(config), { level: 'info', format: 'json' }, capture.destination), capture };
+  return {
+    log: createServiceLog(parseAuthConfig(config), { level: 'info', format: 'json' }, capture.destination),
+    capture,
+  };
 }
 
 const AUDIT_FIELDS = ['outcome', 'method', 'reason', 'userId', 'requestId', 'durationMs'];
@@ -17,11 +20,15 @@ const AUDIT_FIELDS = ['outcome', 'method', 'reason', 'userId', 'requestId', 'dur
 export function expectCleanLog(capture: LogLineCapture, secrets: readonly string[]) {
   const records = capture.records();
   for (const record of records) {
-    expect(record).toEqual(expect.objectContaining({ level: expect.any(String), time: expect.any(Number), msg: expect.any(String) }));
+    expect(record).toEqual(
+      expect.objectContaining({ level: expect.any(String), time: expect.any(Number), msg: expect.any(String) }),
+    );
   }
   const audits = records.filter((record) => record.msg === 'auth');
   for (const audit of audits) expect(Object.keys(audit)).toEqual(expect.arrayContaining(AUDIT_FIELDS));
-  const invokes = records.filter((record) => record.msg === 'request completed' && (record.req as { url: string }).url === '/invoke');
+  const invokes = records.filter(
+    (record) => record.msg === 'request completed' && (record.req as { url: string }).url === '/invoke',
+  );
   expect(invokes.length).toBeGreaterThan(0);
   // One audit line per decision: each request to /invoke has exactly one, under its request id.
   for (const { req } of invokes) {

@@ -7,10 +7,25 @@ const DEFAULT_CONFIG = fileURLToPath(new URL('../service.yaml', import.meta.url)
 
 describe('readSettings: where the config is', () => {
   it.each([
-    ['--config relative to INIT_CWD (the folder pnpm start ran in)', ['--config', 'my.yaml'], { INIT_CWD: '/home/ada/project' }, '/home/ada/project/my.yaml'],
-    ['SERVICE_CONFIG relative to INIT_CWD', [], { SERVICE_CONFIG: 'conf/a.yaml', INIT_CWD: '/home/ada' }, '/home/ada/conf/a.yaml'],
+    [
+      '--config relative to INIT_CWD (the folder pnpm start ran in)',
+      ['--config', 'my.yaml'],
+      { INIT_CWD: '/home/ada/project' },
+      '/home/ada/project/my.yaml',
+    ],
+    [
+      'SERVICE_CONFIG relative to INIT_CWD',
+      [],
+      { SERVICE_CONFIG: 'conf/a.yaml', INIT_CWD: '/home/ada' },
+      '/home/ada/conf/a.yaml',
+    ],
     ['--config relative to the current folder without INIT_CWD', ['--config', 'my.yaml'], {}, '/srv/cwd/my.yaml'],
-    ['an absolute --config as it is', ['--config', '/etc/authlayer.yaml'], { INIT_CWD: '/home/ada' }, '/etc/authlayer.yaml'],
+    [
+      'an absolute --config as it is',
+      ['--config', '/etc/authlayer.yaml'],
+      { INIT_CWD: '/home/ada' },
+      '/etc/authlayer.yaml',
+    ],
     ['the service.yaml of the service by default', [], { INIT_CWD: '/home/ada' }, DEFAULT_CONFIG],
   ])('%s', (_name, argv, env, expected) => {
     expect(readSettings(argv, env, '/srv/cwd').configPath).toBe(expected);
@@ -23,13 +38,24 @@ describe('--help', () => {
       const result = await runToExit([flag]);
       expect([result.code, result.stdout, result.stderr]).toEqual([0, USAGE, '']);
     }
-    for (const word of ['--config PATH', '--check', 'SERVICE_CONFIG', 'PORT', 'HOST', 'SERVICE_API_KEY', 'Examples:', 'openssl']) {
+    for (const word of [
+      '--config PATH',
+      '--check',
+      'SERVICE_CONFIG',
+      'PORT',
+      'HOST',
+      'SERVICE_API_KEY',
+      'Examples:',
+      'openssl',
+    ]) {
       expect(USAGE).toContain(word);
     }
   });
 
   it('names the absolute path it tried when the config is missing', async () => {
     const result = await runToExit(['--config', 'missing/authlayer.yaml'], { INIT_CWD: '/nonexistent-authlayer' });
-    expect(result.stderr).toBe('authlayer: config error: config: cannot read /nonexistent-authlayer/missing/authlayer.yaml (ENOENT)\n');
+    expect(result.stderr).toBe(
+      'authlayer: config error: config: cannot read /nonexistent-authlayer/missing/authlayer.yaml (ENOENT)\n',
+    );
   });
 });

@@ -22,7 +22,11 @@ interface Match {
   readonly expiresAt: number | null;
 }
 
-const REFUSALS = ['credentials_missing', 'credentials_invalid', 'credentials_expired'] as const satisfies readonly AuthFailure[];
+const REFUSALS = [
+  'credentials_missing',
+  'credentials_invalid',
+  'credentials_expired',
+] as const satisfies readonly AuthFailure[];
 type Refusal = (typeof REFUSALS)[number];
 
 /**
@@ -52,7 +56,9 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
   warnAboutKeys(expected, rotationDays, now(), deps.logger);
   // What --check shows keeps names, variables, dates and roles: no key, no digest.
   const facts = expected.map(({ sha256: _digest, ...rest }) => rest);
-  const challenge = Object.fromEntries(REFUSALS.map((reason) => [reason, apiKeyChallenge(header, allowBearer, reason)]));
+  const challenge = Object.fromEntries(
+    REFUSALS.map((reason) => [reason, apiKeyChallenge(header, allowBearer, reason)]),
+  );
   const fail = (reason: Refusal): never => {
     throw new AuthError(reason, challenge[reason]!);
   };
@@ -79,7 +85,10 @@ function identitiesOf(expected: readonly ExpectedKey[], permissionsOf: Permissio
   const identities = new Map<string, AuthContext>();
   for (const { name, roles, tenantId } of expected) {
     if (identities.has(name)) continue;
-    identities.set(name, createAuthContext({ method: 'api_key', userId: name, roles, permissions: permissionsOf(roles, []), tenantId }));
+    identities.set(
+      name,
+      createAuthContext({ method: 'api_key', userId: name, roles, permissions: permissionsOf(roles, []), tenantId }),
+    );
   }
   return identities;
 }

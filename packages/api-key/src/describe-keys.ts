@@ -46,7 +46,10 @@ export function describeKeys(
   options: { rotationDays: number; now: number; permissionsOf: PermissionResolver },
 ): HandlerDescription {
   const { rotationDays, now, permissionsOf } = options;
-  const clients = new Map<string, { name: string; roles: readonly string[]; permissions: string[]; tenant_id: string | null; keys: object[] }>();
+  const clients = new Map<
+    string,
+    { name: string; roles: readonly string[]; permissions: string[]; tenant_id: string | null; keys: object[] }
+  >();
   for (const key of keys) {
     let client = clients.get(key.name);
     if (client === undefined) {

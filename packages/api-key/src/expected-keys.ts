@@ -1,4 +1,11 @@
-import { ConfigError, apiKeyVariable, type ApiKeyEntryConfig, type AuthConfig, type ConfigIssue, type HandlerDeps } from '@authlayer/core';
+import {
+  ConfigError,
+  apiKeyVariable,
+  type ApiKeyEntryConfig,
+  type AuthConfig,
+  type ConfigIssue,
+  type HandlerDeps,
+} from '@authlayer/core';
 import { sha256Of } from './key-table.js';
 
 /** An expected key as read at start-up: where it is configured, who it is, its SHA-256. */
@@ -40,7 +47,19 @@ export function readExpectedKeys(config: AuthConfig, env: HandlerDeps['env']): E
     const path = prefix === null ? 'auth.api_keys.env_var' : 'auth.api_keys.prefix';
     const read = readPlainKey(variable, env[variable]);
     if (typeof read === 'string') throw new ConfigError({ path, message: read });
-    return [{ path, variable, source: 'env_var', name: variable, roles: [], tenantId: null, expires: null, created: null, sha256: read }];
+    return [
+      {
+        path,
+        variable,
+        source: 'env_var',
+        name: variable,
+        roles: [],
+        tenantId: null,
+        expires: null,
+        created: null,
+        sha256: read,
+      },
+    ];
   }
   const issues: ConfigIssue[] = [];
   const expected: ExpectedKey[] = [];
@@ -77,7 +96,8 @@ function readPlainKey(variable: string, value: string | undefined): Buffer | str
 /** A `hash_env` value: exactly 64 hex digits, either case. */
 function readDigest(variable: string, value: string | undefined): Buffer | string {
   if (value === undefined || value === '') return `environment variable ${variable} is unset or empty`;
-  if (!/^[0-9a-fA-F]{64}$/.test(value)) return `environment variable ${variable} must hold 64 hex digits (the SHA-256 of the key)`;
+  if (!/^[0-9a-fA-F]{64}$/.test(value))
+    return `environment variable ${variable} must hold 64 hex digits (the SHA-256 of the key)`;
   return Buffer.from(value, 'hex');
 }
 
@@ -89,7 +109,11 @@ function sharedKeys(expected: readonly ExpectedKey[]): ConfigIssue[] {
     const id = key.sha256.toString('base64');
     const earlier = first.get(id);
     if (earlier === undefined) first.set(id, key);
-    else issues.push({ path: key.path, message: `holds the same key as ${earlier.path} ("${earlier.name}" and "${key.name}"); every key must be distinct` });
+    else
+      issues.push({
+        path: key.path,
+        message: `holds the same key as ${earlier.path} ("${earlier.name}" and "${key.name}"); every key must be distinct`,
+      });
   }
   return issues;
 }

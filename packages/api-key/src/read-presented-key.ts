@@ -2,9 +2,7 @@ import { headerValues, readBearerToken, type AuthRequest } from '@authlayer/core
 
 /** What the request carries: no key, a key, or a Bearer header too broken to hold one. */
 export type PresentedKey =
-  | { readonly kind: 'absent' }
-  | { readonly kind: 'malformed' }
-  | { readonly kind: 'key'; readonly key: string };
+  { readonly kind: 'absent' } | { readonly kind: 'malformed' } | { readonly kind: 'key'; readonly key: string };
 
 const ABSENT: PresentedKey = Object.freeze({ kind: 'absent' });
 const MALFORMED: PresentedKey = Object.freeze({ kind: 'malformed' });

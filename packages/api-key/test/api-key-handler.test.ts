@@ -41,7 +41,13 @@ async function expectRefused(
     () => new Error('the request was accepted'),
     (reason_: unknown) => reason_,
   );
-  expect(error).toMatchObject({ name: 'AuthError', code: 'unauthorized', status: 401, reason, challenge: expectedChallenge });
+  expect(error).toMatchObject({
+    name: 'AuthError',
+    code: 'unauthorized',
+    status: 401,
+    reason,
+    challenge: expectedChallenge,
+  });
   const seen = [inspect(error), JSON.stringify(error), ...(logger?.text ?? [])].join('\n');
   const presented = Object.values(headers)
     .flat()
@@ -101,14 +107,24 @@ describe('createApiKeyHandler: refused requests', () => {
     ['an extension of the key', { 'x-api-key': `${KEY}0` }, 'credentials_invalid'],
     ['the key with spaces around it (hand-made request)', { 'x-api-key': ` ${KEY} ` }, 'credentials_invalid'],
     ['the key in upper case', { 'x-api-key': KEY.toUpperCase() }, 'credentials_invalid'],
-    ['a wrong header and the right Bearer (the header wins)', { 'x-api-key': OTHER, authorization: bearer(KEY) }, 'credentials_invalid'],
+    [
+      'a wrong header and the right Bearer (the header wins)',
+      { 'x-api-key': OTHER, authorization: bearer(KEY) },
+      'credentials_invalid',
+    ],
     ['a wrong Bearer', { authorization: bearer(OTHER) }, 'credentials_invalid'],
     ['a Bearer header without a token', { authorization: 'Bearer' }, 'credentials_invalid'],
     ['a Bearer token with invalid characters', { authorization: `Bearer ${KEY}!` }, 'credentials_invalid'],
     ['the header twice', { 'x-api-key': [KEY, KEY] }, 'credentials_invalid'],
   ])('refuses %s', async (_name, headers, reason) => {
     const { handler, logger } = await setUp();
-    await expectRefused(handler, headers, reason, challenge(reason === 'credentials_missing' ? 'missing' : 'invalid'), logger);
+    await expectRefused(
+      handler,
+      headers,
+      reason,
+      challenge(reason === 'credentials_missing' ? 'missing' : 'invalid'),
+      logger,
+    );
     expect(logger.text).toEqual([]);
   });
 
@@ -150,7 +166,9 @@ describe('createApiKeyHandler: allow_bearer false', () => {
 describe('createApiKeyHandler: custom header', () => {
   it('matches X-Custom-Key from the lower-case name Node gives', async () => {
     const { handler } = await setUp({ header: 'X-Custom-Key' });
-    await expect(handler.authenticate({ headers: { 'x-custom-key': KEY } })).resolves.toEqual(contextFor('SERVICE_API_KEY'));
+    await expect(handler.authenticate({ headers: { 'x-custom-key': KEY } })).resolves.toEqual(
+      contextFor('SERVICE_API_KEY'),
+    );
   });
 
   it('no longer reads X-API-Key, and names the custom header in its challenge', async () => {
@@ -161,7 +179,9 @@ describe('createApiKeyHandler: custom header', () => {
   it('answers 401, not a crash, for a header named like a prototype property', async () => {
     const { handler } = await setUp({ header: 'constructor' });
     await expectRefused(handler, {}, 'credentials_missing', challenge('missing', 'constructor'));
-    await expect(handler.authenticate({ headers: { constructor: KEY } })).resolves.toEqual(contextFor('SERVICE_API_KEY'));
+    await expect(handler.authenticate({ headers: { constructor: KEY } })).resolves.toEqual(
+      contextFor('SERVICE_API_KEY'),
+    );
   });
 });
 
@@ -178,7 +198,10 @@ describe('createApiKeyHandler: unicode keys', () => {
   it.each([
     ['one character different', asNodeGivesIt('ключ-🔒')],
     ['the key as a JS string with one character different', 'ключ-🔒'],
-    ['characters folding onto the key bytes', String.fromCharCode(...[...Buffer.from(KEY)].map((byte) => byte + 0x100))],
+    [
+      'characters folding onto the key bytes',
+      String.fromCharCode(...[...Buffer.from(KEY)].map((byte) => byte + 0x100)),
+    ],
   ])('refuses %s', async (_name, presented) => {
     const { handler } = await setUp({}, { SERVICE_API_KEY: UNICODE });
     await expectRefused(handler, { 'x-api-key': presented }, 'credentials_invalid', challenge('invalid'));
@@ -205,16 +228,76 @@ describe('createApiKeyHandler: where the expected key comes from', () => {
 
   it.each<[string, Record<string, unknown>, Env, string, string]>([
     ['unset', {}, {}, 'auth.api_keys.env_var', 'environment variable SERVICE_API_KEY is unset or empty'],
-    ['empty', {}, { SERVICE_API_KEY: '' }, 'auth.api_keys.env_var', 'environment variable SERVICE_API_KEY is unset or empty'],
-    ['unset, custom env_var', { env_var: 'MY_KEY' }, { SERVICE_API_KEY: KEY }, 'auth.api_keys.env_var', 'environment variable MY_KEY is unset or empty'],
-    ['unset with a prefix', { prefix: 'prod' }, { SERVICE_API_KEY: KEY }, 'auth.api_keys.prefix', 'environment variable PROD_API_KEY is unset or empty'],
-    ['empty with a prefix', { prefix: 'prod' }, { PROD_API_KEY: '' }, 'auth.api_keys.prefix', 'environment variable PROD_API_KEY is unset or empty'],
-    ['leading space', {}, { SERVICE_API_KEY: ` ${KEY}` }, 'auth.api_keys.env_var', 'environment variable SERVICE_API_KEY starts or ends with white space'],
-    ['trailing newline', {}, { SERVICE_API_KEY: `${KEY}\n` }, 'auth.api_keys.env_var', 'environment variable SERVICE_API_KEY starts or ends with white space'],
-    ['only a tab', { prefix: 'prod' }, { PROD_API_KEY: '\t' }, 'auth.api_keys.prefix', 'environment variable PROD_API_KEY starts or ends with white space'],
-    ['holding a newline inside', {}, { SERVICE_API_KEY: 'abc\ndef' }, 'auth.api_keys.env_var', 'environment variable SERVICE_API_KEY holds a control character'],
-    ['holding a NUL inside', {}, { SERVICE_API_KEY: 'abc\u0000def' }, 'auth.api_keys.env_var', 'environment variable SERVICE_API_KEY holds a control character'],
-    ['holding DEL inside', {}, { SERVICE_API_KEY: 'abc\u007fdef' }, 'auth.api_keys.env_var', 'environment variable SERVICE_API_KEY holds a control character'],
+    [
+      'empty',
+      {},
+      { SERVICE_API_KEY: '' },
+      'auth.api_keys.env_var',
+      'environment variable SERVICE_API_KEY is unset or empty',
+    ],
+    [
+      'unset, custom env_var',
+      { env_var: 'MY_KEY' },
+      { SERVICE_API_KEY: KEY },
+      'auth.api_keys.env_var',
+      'environment variable MY_KEY is unset or empty',
+    ],
+    [
+      'unset with a prefix',
+      { prefix: 'prod' },
+      { SERVICE_API_KEY: KEY },
+      'auth.api_keys.prefix',
+      'environment variable PROD_API_KEY is unset or empty',
+    ],
+    [
+      'empty with a prefix',
+      { prefix: 'prod' },
+      { PROD_API_KEY: '' },
+      'auth.api_keys.prefix',
+      'environment variable PROD_API_KEY is unset or empty',
+    ],
+    [
+      'leading space',
+      {},
+      { SERVICE_API_KEY: ` ${KEY}` },
+      'auth.api_keys.env_var',
+      'environment variable SERVICE_API_KEY starts or ends with white space',
+    ],
+    [
+      'trailing newline',
+      {},
+      { SERVICE_API_KEY: `${KEY}\n` },
+      'auth.api_keys.env_var',
+      'environment variable SERVICE_API_KEY starts or ends with white space',
+    ],
+    [
+      'only a tab',
+      { prefix: 'prod' },
+      { PROD_API_KEY: '\t' },
+      'auth.api_keys.prefix',
+      'environment variable PROD_API_KEY starts or ends with white space',
+    ],
+    [
+      'holding a newline inside',
+      {},
+      { SERVICE_API_KEY: 'abc\ndef' },
+      'auth.api_keys.env_var',
+      'environment variable SERVICE_API_KEY holds a control character',
+    ],
+    [
+      'holding a NUL inside',
+      {},
+      { SERVICE_API_KEY: 'abc\u0000def' },
+      'auth.api_keys.env_var',
+      'environment variable SERVICE_API_KEY holds a control character',
+    ],
+    [
+      'holding DEL inside',
+      {},
+      { SERVICE_API_KEY: 'abc\u007fdef' },
+      'auth.api_keys.env_var',
+      'environment variable SERVICE_API_KEY holds a control character',
+    ],
   ])('refuses to start when the key is %s, naming the variable', async (_name, apiKeys, env, path, message) => {
     const error = await configErrorOf(apiKeys, env);
     expect(error.issues).toEqual([{ path, message }]);
@@ -229,7 +312,11 @@ describe('createApiKeyHandler: enabled false', () => {
     expect(logger.text).toEqual([
       'warn: auth.api_keys.enabled is false: API key mode is off and requests are NOT authenticated',
     ]);
-    await expect(handler.authenticate({ headers: {} })).resolves.toEqual({ ...contextFor('x'), method: 'none', userId: null });
+    await expect(handler.authenticate({ headers: {} })).resolves.toEqual({
+      ...contextFor('x'),
+      method: 'none',
+      userId: null,
+    });
     await expect(handler.authenticate({ headers: { 'x-api-key': OTHER } })).resolves.toMatchObject({ method: 'none' });
   });
 });

@@ -33,12 +33,22 @@ describe('start-up warnings about keys', () => {
   });
 
   it('never refuses a key for its age', async () => {
-    const { handler } = await setUp({ rotation_days: 1, keys: [{ name: 'old', env_var: 'A_KEY', created: '2001-01-01' }] });
-    await expect(handler.authenticate({ headers: { 'x-api-key': ENV.A_KEY } })).resolves.toMatchObject({ userId: 'old' });
+    const { handler } = await setUp({
+      rotation_days: 1,
+      keys: [{ name: 'old', env_var: 'A_KEY', created: '2001-01-01' }],
+    });
+    await expect(handler.authenticate({ headers: { 'x-api-key': ENV.A_KEY } })).resolves.toMatchObject({
+      userId: 'old',
+    });
   });
 
   it('says nothing for keys without created, or created in the future', async () => {
-    const { logger } = await setUp({ keys: [{ name: 'a', env_var: 'A_KEY' }, { name: 'b', env_var: 'B_KEY', created: '2027-01-01' }] });
+    const { logger } = await setUp({
+      keys: [
+        { name: 'a', env_var: 'A_KEY' },
+        { name: 'b', env_var: 'B_KEY', created: '2027-01-01' },
+      ],
+    });
     expect(logger.text).toEqual([]);
   });
 
@@ -55,7 +65,14 @@ describe('describe(): what --check shows', () => {
     const { handler } = await setUp({
       rotation_days: 30,
       keys: [
-        { name: 'billing', env_var: 'A_KEY', roles: ['user'], tenant_id: 'acme', expires: '2027-01-31', created: '2026-01-01' },
+        {
+          name: 'billing',
+          env_var: 'A_KEY',
+          roles: ['user'],
+          tenant_id: 'acme',
+          expires: '2027-01-31',
+          created: '2026-01-01',
+        },
         { name: 'billing', env_var: 'B_KEY', created: '2026-11-20' },
         { name: 'ops', hash_env: 'C_SHA', expires: '2026-11-01' },
       ],
@@ -70,8 +87,22 @@ describe('describe(): what --check shows', () => {
           permissions: ['invoke'],
           tenant_id: 'acme',
           keys: [
-            { entry: 'auth.api_keys.keys[0]', env_var: 'A_KEY', expires: '2027-01-31', expired: false, created: '2026-01-01', rotation_due: true },
-            { entry: 'auth.api_keys.keys[1]', env_var: 'B_KEY', expires: null, expired: false, created: '2026-11-20', rotation_due: false },
+            {
+              entry: 'auth.api_keys.keys[0]',
+              env_var: 'A_KEY',
+              expires: '2027-01-31',
+              expired: false,
+              created: '2026-01-01',
+              rotation_due: true,
+            },
+            {
+              entry: 'auth.api_keys.keys[1]',
+              env_var: 'B_KEY',
+              expires: null,
+              expired: false,
+              created: '2026-11-20',
+              rotation_due: false,
+            },
           ],
         },
         {
@@ -79,7 +110,16 @@ describe('describe(): what --check shows', () => {
           roles: [],
           permissions: [],
           tenant_id: null,
-          keys: [{ entry: 'auth.api_keys.keys[2]', hash_env: 'C_SHA', expires: '2026-11-01', expired: true, created: null, rotation_due: false }],
+          keys: [
+            {
+              entry: 'auth.api_keys.keys[2]',
+              hash_env: 'C_SHA',
+              expires: '2026-11-01',
+              expired: true,
+              created: null,
+              rotation_due: false,
+            },
+          ],
         },
       ],
       warnings: [
@@ -91,9 +131,12 @@ describe('describe(): what --check shows', () => {
     for (const value of Object.values(ENV)) expect(text).not.toContain(value);
   });
 
-  it('describes the spec\'s single key as one client named after its variable', async () => {
+  it("describes the spec's single key as one client named after its variable", async () => {
     const logger = createCaptureLogger();
-    const handler = await createApiKeyHandler(parseAuthConfig({ auth: { api_keys: { prefix: 'prod' } } }), { env: { PROD_API_KEY: ENV.A_KEY }, logger });
+    const handler = await createApiKeyHandler(parseAuthConfig({ auth: { api_keys: { prefix: 'prod' } } }), {
+      env: { PROD_API_KEY: ENV.A_KEY },
+      logger,
+    });
     expect(handler.describe!()).toEqual({
       key_material: { PROD_API_KEY: 'set' },
       clients: [
@@ -102,7 +145,16 @@ describe('describe(): what --check shows', () => {
           roles: [],
           permissions: [],
           tenant_id: null,
-          keys: [{ entry: 'auth.api_keys.prefix', env_var: 'PROD_API_KEY', expires: null, expired: false, created: null, rotation_due: false }],
+          keys: [
+            {
+              entry: 'auth.api_keys.prefix',
+              env_var: 'PROD_API_KEY',
+              expires: null,
+              expired: false,
+              created: null,
+              rotation_due: false,
+            },
+          ],
         },
       ],
       warnings: [],

@@ -17,7 +17,8 @@ function issuesOf(keys: object[], env: Record<string, string>) {
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     const { issues, message } = error as ConfigError;
-    for (const value of [...Object.values(env), A, B, sha256(A), sha256(B)]) if (value.length > 2) expect(message).not.toContain(value);
+    for (const value of [...Object.values(env), A, B, sha256(A), sha256(B)])
+      if (value.length > 2) expect(message).not.toContain(value);
     expect(message).not.toContain('\n');
     return issues;
   }
@@ -26,11 +27,41 @@ function issuesOf(keys: object[], env: Record<string, string>) {
 
 describe('readExpectedKeys: start-up failures of keys', () => {
   it.each<[string, object[], Record<string, string>, { path: string; message: string }[]]>([
-    ['an unset env_var', [{ name: 'a', env_var: 'A_KEY' }], {}, [{ path: 'auth.api_keys.keys[0].env_var', message: 'environment variable A_KEY is unset or empty' }]],
-    ['an empty env_var', [{ name: 'a', env_var: 'A_KEY' }], { A_KEY: '' }, [{ path: 'auth.api_keys.keys[0].env_var', message: 'environment variable A_KEY is unset or empty' }]],
-    ['a key with white space around it', [{ name: 'a', env_var: 'A_KEY' }], { A_KEY: ` ${A}` }, [{ path: 'auth.api_keys.keys[0].env_var', message: 'environment variable A_KEY starts or ends with white space' }]],
-    ['a key with a control character', [{ name: 'a', env_var: 'A_KEY' }], { A_KEY: `${A}\u0001x` }, [{ path: 'auth.api_keys.keys[0].env_var', message: 'environment variable A_KEY holds a control character' }]],
-    ['an unset hash_env', [{ name: 'a', hash_env: 'A_SHA' }], {}, [{ path: 'auth.api_keys.keys[0].hash_env', message: 'environment variable A_SHA is unset or empty' }]],
+    [
+      'an unset env_var',
+      [{ name: 'a', env_var: 'A_KEY' }],
+      {},
+      [{ path: 'auth.api_keys.keys[0].env_var', message: 'environment variable A_KEY is unset or empty' }],
+    ],
+    [
+      'an empty env_var',
+      [{ name: 'a', env_var: 'A_KEY' }],
+      { A_KEY: '' },
+      [{ path: 'auth.api_keys.keys[0].env_var', message: 'environment variable A_KEY is unset or empty' }],
+    ],
+    [
+      'a key with white space around it',
+      [{ name: 'a', env_var: 'A_KEY' }],
+      { A_KEY: ` ${A}` },
+      [
+        {
+          path: 'auth.api_keys.keys[0].env_var',
+          message: 'environment variable A_KEY starts or ends with white space',
+        },
+      ],
+    ],
+    [
+      'a key with a control character',
+      [{ name: 'a', env_var: 'A_KEY' }],
+      { A_KEY: `${A}\u0001x` },
+      [{ path: 'auth.api_keys.keys[0].env_var', message: 'environment variable A_KEY holds a control character' }],
+    ],
+    [
+      'an unset hash_env',
+      [{ name: 'a', hash_env: 'A_SHA' }],
+      {},
+      [{ path: 'auth.api_keys.keys[0].hash_env', message: 'environment variable A_SHA is unset or empty' }],
+    ],
     ...[
       ['63 hex digits', sha256(A).slice(1)],
       ['65 hex digits', `${sha256(A)}0`],
@@ -42,31 +73,68 @@ describe('readExpectedKeys: start-up failures of keys', () => {
       `a hash_env holding ${name}`,
       [{ name: 'a', hash_env: 'A_SHA' }],
       { A_SHA: value! },
-      [{ path: 'auth.api_keys.keys[0].hash_env', message: 'environment variable A_SHA must hold 64 hex digits (the SHA-256 of the key)' }],
+      [
+        {
+          path: 'auth.api_keys.keys[0].hash_env',
+          message: 'environment variable A_SHA must hold 64 hex digits (the SHA-256 of the key)',
+        },
+      ],
     ]),
     [
       'one key under two names',
-      [{ name: 'billing', env_var: 'A_KEY' }, { name: 'reports', env_var: 'B_KEY' }],
+      [
+        { name: 'billing', env_var: 'A_KEY' },
+        { name: 'reports', env_var: 'B_KEY' },
+      ],
       { A_KEY: A, B_KEY: A },
-      [{ path: 'auth.api_keys.keys[1]', message: 'holds the same key as auth.api_keys.keys[0] ("billing" and "reports"); every key must be distinct' }],
+      [
+        {
+          path: 'auth.api_keys.keys[1]',
+          message: 'holds the same key as auth.api_keys.keys[0] ("billing" and "reports"); every key must be distinct',
+        },
+      ],
     ],
     [
       'one key under two names, once as a digest',
-      [{ name: 'billing', env_var: 'A_KEY' }, { name: 'reports', hash_env: 'B_SHA' }],
+      [
+        { name: 'billing', env_var: 'A_KEY' },
+        { name: 'reports', hash_env: 'B_SHA' },
+      ],
       { A_KEY: A, B_SHA: sha256(A).toUpperCase() },
-      [{ path: 'auth.api_keys.keys[1]', message: 'holds the same key as auth.api_keys.keys[0] ("billing" and "reports"); every key must be distinct' }],
+      [
+        {
+          path: 'auth.api_keys.keys[1]',
+          message: 'holds the same key as auth.api_keys.keys[0] ("billing" and "reports"); every key must be distinct',
+        },
+      ],
     ],
     [
       'one variable named by two entries',
-      [{ name: 'billing', env_var: 'A_KEY' }, { name: 'reports', env_var: 'A_KEY' }],
+      [
+        { name: 'billing', env_var: 'A_KEY' },
+        { name: 'reports', env_var: 'A_KEY' },
+      ],
       { A_KEY: A },
-      [{ path: 'auth.api_keys.keys[1]', message: 'holds the same key as auth.api_keys.keys[0] ("billing" and "reports"); every key must be distinct' }],
+      [
+        {
+          path: 'auth.api_keys.keys[1]',
+          message: 'holds the same key as auth.api_keys.keys[0] ("billing" and "reports"); every key must be distinct',
+        },
+      ],
     ],
     [
       'one key twice for one name (a rotation that forgot the new key)',
-      [{ name: 'billing', env_var: 'A_KEY' }, { name: 'billing', env_var: 'B_KEY' }],
+      [
+        { name: 'billing', env_var: 'A_KEY' },
+        { name: 'billing', env_var: 'B_KEY' },
+      ],
       { A_KEY: A, B_KEY: A },
-      [{ path: 'auth.api_keys.keys[1]', message: 'holds the same key as auth.api_keys.keys[0] ("billing" and "billing"); every key must be distinct' }],
+      [
+        {
+          path: 'auth.api_keys.keys[1]',
+          message: 'holds the same key as auth.api_keys.keys[0] ("billing" and "billing"); every key must be distinct',
+        },
+      ],
     ],
   ])('%s', (_name, keys, env, issues) => {
     expect(issuesOf(keys, env)).toEqual(issues);
@@ -95,13 +163,40 @@ describe('readExpectedKeys: what it reads', () => {
       { A_KEY: A, B_SHA: sha256(B) },
     );
     expect(keys.map(({ sha256: digest, ...rest }) => ({ ...rest, sha256: digest.toString('hex') }))).toEqual([
-      { path: 'auth.api_keys.keys[0]', variable: 'A_KEY', source: 'env_var', name: 'a', roles: ['r'], tenantId: 't', expires: '2027-01-01', created: '2026-01-01', sha256: sha256(A) },
-      { path: 'auth.api_keys.keys[1]', variable: 'B_SHA', source: 'hash_env', name: 'b', roles: [], tenantId: null, expires: null, created: null, sha256: sha256(B) },
+      {
+        path: 'auth.api_keys.keys[0]',
+        variable: 'A_KEY',
+        source: 'env_var',
+        name: 'a',
+        roles: ['r'],
+        tenantId: 't',
+        expires: '2027-01-01',
+        created: '2026-01-01',
+        sha256: sha256(A),
+      },
+      {
+        path: 'auth.api_keys.keys[1]',
+        variable: 'B_SHA',
+        source: 'hash_env',
+        name: 'b',
+        roles: [],
+        tenantId: null,
+        expires: null,
+        created: null,
+        sha256: sha256(B),
+      },
     ]);
   });
 
-  it('reads the spec\'s single key without keys: the variable is the client', () => {
+  it("reads the spec's single key without keys: the variable is the client", () => {
     const [key] = readExpectedKeys(parseAuthConfig({ auth: {} }), { SERVICE_API_KEY: A });
-    expect(key).toMatchObject({ path: 'auth.api_keys.env_var', variable: 'SERVICE_API_KEY', name: 'SERVICE_API_KEY', roles: [], tenantId: null, expires: null });
+    expect(key).toMatchObject({
+      path: 'auth.api_keys.env_var',
+      variable: 'SERVICE_API_KEY',
+      name: 'SERVICE_API_KEY',
+      roles: [],
+      tenantId: null,
+      expires: null,
+    });
   });
 });

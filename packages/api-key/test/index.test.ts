@@ -5,6 +5,11 @@ import { createApiKeyHandler } from '../src/api-key-handler.js';
 describe('@authlayer/api-key public API', () => {
   it('exports createHandler, the name @authlayer/express loads, as the API key handler', () => {
     expect(apiKey.createHandler).toBe(createApiKeyHandler);
-    expect(Object.keys(apiKey).sort()).toEqual(['createApiKeyHandler', 'createHandler', 'expectedKeyVariable', 'readPresentedKey']);
+    expect(Object.keys(apiKey).sort()).toEqual([
+      'createApiKeyHandler',
+      'createHandler',
+      'expectedKeyVariable',
+      'readPresentedKey',
+    ]);
   });
 });

@@ -77,7 +77,9 @@ describe('createKeyTable with many keys', () => {
 
 describe('sha256Of', () => {
   it('is the SHA-256 of the bytes, as `sha256sum` prints it in hex', () => {
-    expect(sha256Of(Buffer.from('abc')).toString('hex')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(sha256Of(Buffer.from('abc')).toString('hex')).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
   });
 });
 

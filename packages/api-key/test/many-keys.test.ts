@@ -7,9 +7,19 @@ import { createApiKeyHandler } from '../src/api-key-handler.js';
 
 // `auth.api_keys.keys`: named clients, rotation, hash_env, expires (contract: "API keys for many clients").
 const NOW = Date.parse('2026-11-22T15:30:00Z');
-const KEYS = { BILLING: 'billing-key-0001-aaaa', BILLING_NEXT: 'billing-key-0002-bbbb', REPORTS: 'reports-key-0003-cccc', OPS: 'ops-key-0004-dddd' };
+const KEYS = {
+  BILLING: 'billing-key-0001-aaaa',
+  BILLING_NEXT: 'billing-key-0002-bbbb',
+  REPORTS: 'reports-key-0003-cccc',
+  OPS: 'ops-key-0004-dddd',
+};
 const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
-const ENV = { BILLING_API_KEY: KEYS.BILLING, BILLING_API_KEY_NEXT: KEYS.BILLING_NEXT, REPORTS_API_KEY: KEYS.REPORTS, OPS_API_KEY_SHA256: sha256(KEYS.OPS) };
+const ENV = {
+  BILLING_API_KEY: KEYS.BILLING,
+  BILLING_API_KEY_NEXT: KEYS.BILLING_NEXT,
+  REPORTS_API_KEY: KEYS.REPORTS,
+  OPS_API_KEY_SHA256: sha256(KEYS.OPS),
+};
 const ROLES = [
   { name: 'user', permissions: ['invoke'] },
   { name: 'admin', permissions: ['invoke', 'admin'] },
@@ -31,18 +41,42 @@ const THREE = [
 ];
 
 const withKey = (key: string): AuthRequest => ({ headers: { 'x-api-key': key } });
-const refusal = (handler: AuthHandler, request: AuthRequest) => handler.authenticate(request).then(() => 'accepted', (error: unknown) => error);
+const refusal = (handler: AuthHandler, request: AuthRequest) =>
+  handler.authenticate(request).then(
+    () => 'accepted',
+    (error: unknown) => error,
+  );
 
 describe('many keys: each client its own identity', () => {
   it.each([
-    ['billing (first key)', KEYS.BILLING, { userId: 'billing', roles: ['user'], permissions: ['invoke'], tenantId: 'acme' }],
-    ['billing (second live key)', KEYS.BILLING_NEXT, { userId: 'billing', roles: ['user'], permissions: ['invoke'], tenantId: 'acme' }],
-    ['reports', KEYS.REPORTS, { userId: 'reports', roles: ['reader', 'user'], permissions: ['reports:read', 'invoke'], tenantId: null }],
-    ['ops (hash_env)', KEYS.OPS, { userId: 'ops', roles: ['admin'], permissions: ['invoke', 'admin'], tenantId: 'internal' }],
+    [
+      'billing (first key)',
+      KEYS.BILLING,
+      { userId: 'billing', roles: ['user'], permissions: ['invoke'], tenantId: 'acme' },
+    ],
+    [
+      'billing (second live key)',
+      KEYS.BILLING_NEXT,
+      { userId: 'billing', roles: ['user'], permissions: ['invoke'], tenantId: 'acme' },
+    ],
+    [
+      'reports',
+      KEYS.REPORTS,
+      { userId: 'reports', roles: ['reader', 'user'], permissions: ['reports:read', 'invoke'], tenantId: null },
+    ],
+    [
+      'ops (hash_env)',
+      KEYS.OPS,
+      { userId: 'ops', roles: ['admin'], permissions: ['invoke', 'admin'], tenantId: 'internal' },
+    ],
   ])('%s', async (_name, key, fields) => {
     const { handler, logger } = await setUp(THREE);
-    await expect(handler.authenticate(withKey(key))).resolves.toEqual(expectedContext({ method: 'api_key', ...fields }));
-    await expect(handler.authenticate({ headers: { authorization: `Bearer ${key}` } })).resolves.toMatchObject({ userId: fields.userId });
+    await expect(handler.authenticate(withKey(key))).resolves.toEqual(
+      expectedContext({ method: 'api_key', ...fields }),
+    );
+    await expect(handler.authenticate({ headers: { authorization: `Bearer ${key}` } })).resolves.toMatchObject({
+      userId: fields.userId,
+    });
     expect(logger.text).toEqual([]);
   });
 
@@ -61,11 +95,17 @@ describe('many keys: each client its own identity', () => {
     ['one key glued to another', `${KEYS.BILLING}${KEYS.REPORTS}`],
   ])('refuses %s', async (_name, key) => {
     const { handler } = await setUp(THREE);
-    expect(await refusal(handler, withKey(key))).toMatchObject({ name: 'AuthError', status: 401, reason: 'credentials_invalid' });
+    expect(await refusal(handler, withKey(key))).toMatchObject({
+      name: 'AuthError',
+      status: 401,
+      reason: 'credentials_invalid',
+    });
   });
 
   it('needs only the digest of a hash_env client: its key is nowhere in the environment', async () => {
-    const { handler } = await setUp([{ name: 'ops', hash_env: 'OPS_API_KEY_SHA256' }], { env: { OPS_API_KEY_SHA256: sha256(KEYS.OPS).toUpperCase() } });
+    const { handler } = await setUp([{ name: 'ops', hash_env: 'OPS_API_KEY_SHA256' }], {
+      env: { OPS_API_KEY_SHA256: sha256(KEYS.OPS).toUpperCase() },
+    });
     await expect(handler.authenticate(withKey(KEYS.OPS))).resolves.toMatchObject({ userId: 'ops' });
   });
 
@@ -107,7 +147,9 @@ describe('many keys: expires, with a pinned clock', () => {
   it('refuses from 00:00 UTC of the day on, not a millisecond before', async () => {
     const midnight = Date.parse('2026-12-01T00:00:00Z');
     let now = midnight - 1;
-    const config = parseAuthConfig({ auth: { api_keys: { keys: [{ name: 'b', env_var: 'BILLING_API_KEY', expires: '2026-12-01' }] } } });
+    const config = parseAuthConfig({
+      auth: { api_keys: { keys: [{ name: 'b', env_var: 'BILLING_API_KEY', expires: '2026-12-01' }] } },
+    });
     const handler = await createApiKeyHandler(config, { env: ENV, logger: createCaptureLogger(), now: () => now });
     await expect(handler.authenticate(withKey(KEYS.BILLING))).resolves.toMatchObject({ userId: 'b' });
     now = midnight;
@@ -124,7 +166,16 @@ describe('many keys: expires, with a pinned clock', () => {
   });
 
   it('uses Date.now when no clock is given', async () => {
-    const config = parseAuthConfig({ auth: { api_keys: { keys: [{ name: 'b', env_var: 'BILLING_API_KEY', expires: '2000-01-01' }, { name: 'c', env_var: 'REPORTS_API_KEY', expires: '9999-12-31' }] } } });
+    const config = parseAuthConfig({
+      auth: {
+        api_keys: {
+          keys: [
+            { name: 'b', env_var: 'BILLING_API_KEY', expires: '2000-01-01' },
+            { name: 'c', env_var: 'REPORTS_API_KEY', expires: '9999-12-31' },
+          ],
+        },
+      },
+    });
     const handler = await createApiKeyHandler(config, { env: ENV, logger: createCaptureLogger() });
     await expect(handler.authenticate(withKey(KEYS.BILLING))).rejects.toMatchObject({ reason: 'credentials_expired' });
     await expect(handler.authenticate(withKey(KEYS.REPORTS))).resolves.toMatchObject({ userId: 'c' });
@@ -134,7 +185,11 @@ describe('many keys: expires, with a pinned clock', () => {
 describe('many keys: nothing holds a key or a digest', () => {
   it('not the handler, its description, nor any error', async () => {
     const { handler, logger } = await setUp(THREE);
-    const errors = await Promise.all([refusal(handler, withKey('wrong-key-value')), refusal(handler, { headers: {} }), refusal(handler, withKey(`${KEYS.OPS}x`))]);
+    const errors = await Promise.all([
+      refusal(handler, withKey('wrong-key-value')),
+      refusal(handler, { headers: {} }),
+      refusal(handler, withKey(`${KEYS.OPS}x`)),
+    ]);
     const seen = [
       JSON.stringify(handler),
       inspect(handler, { showHidden: true, depth: null, getters: true }),

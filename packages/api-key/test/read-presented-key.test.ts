@@ -30,22 +30,22 @@ describe('readPresentedKey', () => {
     expect(readPresentedKey({ headers }, 'X-API-Key', allowBearer)).toEqual(expected);
   });
 
-  it.each(['X-Custom-Key', 'x-custom-key', 'X-CUSTOM-KEY'])('finds the header configured as %s in lower case', (name) => {
-    expect(readPresentedKey({ headers: { 'x-custom-key': 'abc' } }, name, false)).toEqual(key('abc'));
-  });
+  it.each(['X-Custom-Key', 'x-custom-key', 'X-CUSTOM-KEY'])(
+    'finds the header configured as %s in lower case',
+    (name) => {
+      expect(readPresentedKey({ headers: { 'x-custom-key': 'abc' } }, name, false)).toEqual(key('abc'));
+    },
+  );
 
   it('reads only the configured header', () => {
     expect(readPresentedKey({ headers: { 'x-api-key': 'abc' } }, 'X-Custom-Key', false)).toEqual(ABSENT);
   });
 
   // Node's req.headers inherits from Object.prototype; both are valid, lower-case header names.
-  it.each(['constructor', '__proto__'])(
-    'does not take the inherited %s for a header',
-    (name) => {
-      expect(readPresentedKey({ headers: {} }, name, false)).toEqual(ABSENT);
-      expect(readPresentedKey({ headers: { authorization: 'Bearer abc' } }, name, true)).toEqual(key('abc'));
-    },
-  );
+  it.each(['constructor', '__proto__'])('does not take the inherited %s for a header', (name) => {
+    expect(readPresentedKey({ headers: {} }, name, false)).toEqual(ABSENT);
+    expect(readPresentedKey({ headers: { authorization: 'Bearer abc' } }, name, true)).toEqual(key('abc'));
+  });
 
   it('reads a header named like a prototype property when it was sent', () => {
     expect(readPresentedKey({ headers: { constructor: 'abc' } }, 'Constructor', false)).toEqual(key('abc'));

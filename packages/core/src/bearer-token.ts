@@ -3,9 +3,7 @@ import { headerValues } from './header-values.js';
 
 /** What the `Authorization` header holds, as far as Bearer authentication cares. */
 export type BearerToken =
-  | { readonly kind: 'absent' }
-  | { readonly kind: 'malformed' }
-  | { readonly kind: 'token'; readonly token: string };
+  { readonly kind: 'absent' } | { readonly kind: 'malformed' } | { readonly kind: 'token'; readonly token: string };
 
 // RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;

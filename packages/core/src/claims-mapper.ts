@@ -31,7 +31,12 @@ export function createClaimsMapper(
   const resolvePermissions = createPermissionResolver(roleConfig);
   // Each path is split once here, not on every request.
   const [userId, email, name, roles, permissions, scopes] = [
-    claims.userId, claims.email, claims.name, claims.roles, claims.permissions, claims.scopes,
+    claims.userId,
+    claims.email,
+    claims.name,
+    claims.roles,
+    claims.permissions,
+    claims.scopes,
   ].map(createClaimReader) as [ClaimReader, ClaimReader, ClaimReader, ClaimReader, ClaimReader, ClaimReader];
   const tenantId = claims.tenantId === null ? () => undefined : createClaimReader(claims.tenantId);
   return (payload) => {

@@ -73,7 +73,10 @@ export interface HandlerObserver {
  * Asked on every authenticated request (also when the token comes from a handler's cache):
  * `true` refuses it with 401 `token_revoked`. `claims` is the token's verified payload.
  */
-export type RevocationCheck = (context: AuthContext, claims: Readonly<Record<string, unknown>>) => boolean | Promise<boolean>;
+export type RevocationCheck = (
+  context: AuthContext,
+  claims: Readonly<Record<string, unknown>>,
+) => boolean | Promise<boolean>;
 
 /** What a handler is given besides its config, so tests can pin the clock and the environment. */
 export interface HandlerDeps {

@@ -35,7 +35,16 @@ export { authenticateNowOf, fromAuthenticateNow, isPromiseLike } from './authent
 export type { MaybePromise } from './authenticate-now.js';
 export { createPermissionResolver } from './role-permissions.js';
 export type { PermissionResolver } from './role-permissions.js';
-export type { AccessRule, AuthConfig, ApiKeyEntryConfig, ApiKeysConfig, ClaimsConfig, JwtConfig, JwtProviderConfig, RoleConfig } from './config/auth-config.js';
+export type {
+  AccessRule,
+  AuthConfig,
+  ApiKeyEntryConfig,
+  ApiKeysConfig,
+  ClaimsConfig,
+  JwtConfig,
+  JwtProviderConfig,
+  RoleConfig,
+} from './config/auth-config.js';
 export { FALLBACKS } from './config/access-schema.js';
 export type { Fallback } from './config/access-schema.js';
 export type { RateLimitConfig } from './config/operations-config.js';

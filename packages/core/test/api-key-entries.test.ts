@@ -24,18 +24,33 @@ describe('auth.api_keys.keys: accepted', () => {
   it('converts each entry once to camelCase, every optional field filled', () => {
     const config = parseAuthConfig(
       withKeys([
-        { name: 'billing', env_var: 'BILLING_API_KEY', roles: ['user'], tenant_id: 'acme', expires: '2027-01-31', created: '2026-11-01' },
+        {
+          name: 'billing',
+          env_var: 'BILLING_API_KEY',
+          roles: ['user'],
+          tenant_id: 'acme',
+          expires: '2027-01-31',
+          created: '2026-11-01',
+        },
         { name: 'reports', hash_env: 'REPORTS_API_KEY_SHA256' },
       ]),
     );
     expect(config.apiKeys.keys).toEqual([
-      { ...ENTRY_DEFAULTS, name: 'billing', envVar: 'BILLING_API_KEY', roles: ['user'], tenantId: 'acme', expires: '2027-01-31', created: '2026-11-01' },
+      {
+        ...ENTRY_DEFAULTS,
+        name: 'billing',
+        envVar: 'BILLING_API_KEY',
+        roles: ['user'],
+        tenantId: 'acme',
+        expires: '2027-01-31',
+        created: '2026-11-01',
+      },
       { ...ENTRY_DEFAULTS, name: 'reports', hashEnv: 'REPORTS_API_KEY_SHA256' },
     ]);
     expect(Object.isFrozen(config.apiKeys.keys?.[0]?.roles)).toBe(true);
   });
 
-  it('gives every entry of one name the roles and tenant that any one of them says (the contract\'s rotation example)', () => {
+  it("gives every entry of one name the roles and tenant that any one of them says (the contract's rotation example)", () => {
     const config = parseAuthConfig(
       withKeys([
         { name: 'billing', env_var: 'OLD', roles: ['user', 'user'], tenant_id: 'acme', expires: '2027-01-31' },
@@ -51,14 +66,16 @@ describe('auth.api_keys.keys: accepted', () => {
     ]);
   });
 
-  it('leaves keys null without it (the spec\'s single key), and keeps the env_var default', () => {
+  it("leaves keys null without it (the spec's single key), and keeps the env_var default", () => {
     const config = parseAuthConfig({ auth: { mode: 'api_key' } });
     expect(config.apiKeys.keys).toBeNull();
     expect(config.apiKeys.envVar).toBe('SERVICE_API_KEY');
   });
 
   it.each(['2028-02-29', '2026-12-31', '2000-01-01'])('accepts the date %s', (day) => {
-    expect(parseAuthConfig(withKeys([{ name: 'a', env_var: 'A', expires: day, created: day }])).apiKeys.keys?.[0]?.expires).toBe(day);
+    expect(
+      parseAuthConfig(withKeys([{ name: 'a', env_var: 'A', expires: day, created: day }])).apiKeys.keys?.[0]?.expires,
+    ).toBe(day);
   });
 
   it('accepts prefix: null beside keys (null is the default, not a prefix)', () => {
@@ -70,35 +87,111 @@ const entry = (fields: Record<string, unknown>) => [{ name: 'a', env_var: 'A', .
 
 describe('auth.api_keys.keys: refused, each naming the field path and never a value', () => {
   it.each<[string, unknown, string, string]>([
-    ['keys beside env_var', withKeys(entry({}), { env_var: 'SERVICE_API_KEY' }), 'auth.api_keys.keys', 'excludes auth.api_keys.env_var (each key names its own variable)'],
-    ['keys beside prefix', withKeys(entry({}), { prefix: 'prod' }), 'auth.api_keys.keys', 'excludes auth.api_keys.prefix (each key names its own variable)'],
-    ['an entry with env_var and hash_env', withKeys(entry({ hash_env: 'A_SHA' })), 'auth.api_keys.keys[0]', 'needs exactly one of env_var and hash_env'],
-    ['an entry with neither', withKeys([{ name: 'a' }]), 'auth.api_keys.keys[0]', 'needs exactly one of env_var and hash_env'],
+    [
+      'keys beside env_var',
+      withKeys(entry({}), { env_var: 'SERVICE_API_KEY' }),
+      'auth.api_keys.keys',
+      'excludes auth.api_keys.env_var (each key names its own variable)',
+    ],
+    [
+      'keys beside prefix',
+      withKeys(entry({}), { prefix: 'prod' }),
+      'auth.api_keys.keys',
+      'excludes auth.api_keys.prefix (each key names its own variable)',
+    ],
+    [
+      'an entry with env_var and hash_env',
+      withKeys(entry({ hash_env: 'A_SHA' })),
+      'auth.api_keys.keys[0]',
+      'needs exactly one of env_var and hash_env',
+    ],
+    [
+      'an entry with neither',
+      withKeys([{ name: 'a' }]),
+      'auth.api_keys.keys[0]',
+      'needs exactly one of env_var and hash_env',
+    ],
     ['an empty list', withKeys([]), 'auth.api_keys.keys', 'must list at least one key'],
     ['keys as a mapping', withKeys({ a: 'A' }), 'auth.api_keys.keys', 'must be a list, not a mapping'],
     ['an entry without a name', withKeys([{ env_var: 'A' }]), 'auth.api_keys.keys[0].name', 'is required'],
     ['an empty name', withKeys(entry({ name: '' })), 'auth.api_keys.keys[0].name', 'must not be empty'],
-    ['a name with a newline', withKeys(entry({ name: 'a\nb' })), 'auth.api_keys.keys[0].name', 'must not hold control characters'],
-    ['a name over 128 characters', withKeys(entry({ name: 'n'.repeat(129) })), 'auth.api_keys.keys[0].name', 'must be at most 128 characters'],
-    ['an env_var that is no variable name', withKeys(entry({ env_var: 'MY-KEY' })), 'auth.api_keys.keys[0].env_var', 'must be an environment variable name (letters, digits, _)'],
-    ['a hash_env that is no variable name', withKeys([{ name: 'a', hash_env: '1X' }]), 'auth.api_keys.keys[0].hash_env', 'must be an environment variable name (letters, digits, _)'],
-    ['roles as a string', withKeys(entry({ roles: 'user' })), 'auth.api_keys.keys[0].roles', 'must be a list, not a string'],
+    [
+      'a name with a newline',
+      withKeys(entry({ name: 'a\nb' })),
+      'auth.api_keys.keys[0].name',
+      'must not hold control characters',
+    ],
+    [
+      'a name over 128 characters',
+      withKeys(entry({ name: 'n'.repeat(129) })),
+      'auth.api_keys.keys[0].name',
+      'must be at most 128 characters',
+    ],
+    [
+      'an env_var that is no variable name',
+      withKeys(entry({ env_var: 'MY-KEY' })),
+      'auth.api_keys.keys[0].env_var',
+      'must be an environment variable name (letters, digits, _)',
+    ],
+    [
+      'a hash_env that is no variable name',
+      withKeys([{ name: 'a', hash_env: '1X' }]),
+      'auth.api_keys.keys[0].hash_env',
+      'must be an environment variable name (letters, digits, _)',
+    ],
+    [
+      'roles as a string',
+      withKeys(entry({ roles: 'user' })),
+      'auth.api_keys.keys[0].roles',
+      'must be a list, not a string',
+    ],
     ['an empty role', withKeys(entry({ roles: [''] })), 'auth.api_keys.keys[0].roles[0]', 'must not be empty'],
     ['an empty tenant_id', withKeys(entry({ tenant_id: '' })), 'auth.api_keys.keys[0].tenant_id', 'must not be empty'],
-    ['expires not a date', withKeys(entry({ expires: 'soon' })), 'auth.api_keys.keys[0].expires', 'must be a date written YYYY-MM-DD'],
-    ['expires on 2027-02-29', withKeys(entry({ expires: '2027-02-29' })), 'auth.api_keys.keys[0].expires', 'must be a date written YYYY-MM-DD'],
-    ['expires with a time', withKeys(entry({ expires: '2027-01-31T00:00:00Z' })), 'auth.api_keys.keys[0].expires', 'must be a date written YYYY-MM-DD'],
-    ['created as a number', withKeys(entry({ created: 20261122 })), 'auth.api_keys.keys[0].created', 'must be a string, not a number'],
-    ['an unknown entry field', withKeys(entry({ key: 'the-key-itself' })), 'auth.api_keys.keys[0].key', 'unknown field'],
+    [
+      'expires not a date',
+      withKeys(entry({ expires: 'soon' })),
+      'auth.api_keys.keys[0].expires',
+      'must be a date written YYYY-MM-DD',
+    ],
+    [
+      'expires on 2027-02-29',
+      withKeys(entry({ expires: '2027-02-29' })),
+      'auth.api_keys.keys[0].expires',
+      'must be a date written YYYY-MM-DD',
+    ],
+    [
+      'expires with a time',
+      withKeys(entry({ expires: '2027-01-31T00:00:00Z' })),
+      'auth.api_keys.keys[0].expires',
+      'must be a date written YYYY-MM-DD',
+    ],
+    [
+      'created as a number',
+      withKeys(entry({ created: 20261122 })),
+      'auth.api_keys.keys[0].created',
+      'must be a string, not a number',
+    ],
+    [
+      'an unknown entry field',
+      withKeys(entry({ key: 'the-key-itself' })),
+      'auth.api_keys.keys[0].key',
+      'unknown field',
+    ],
     [
       'two entries of one name with other roles',
-      withKeys([{ name: 'a', env_var: 'A', roles: ['user'] }, { name: 'a', env_var: 'B', roles: ['admin'] }]),
+      withKeys([
+        { name: 'a', env_var: 'A', roles: ['user'] },
+        { name: 'a', env_var: 'B', roles: ['admin'] },
+      ]),
       'auth.api_keys.keys[1].roles',
       'differs from keys[0].roles (entries of one name are one client)',
     ],
     [
       'two entries of one name with other tenants',
-      withKeys([{ name: 'a', env_var: 'A', tenant_id: 'x' }, { name: 'a', env_var: 'B', tenant_id: 'y' }]),
+      withKeys([
+        { name: 'a', env_var: 'A', tenant_id: 'x' },
+        { name: 'a', env_var: 'B', tenant_id: 'y' },
+      ]),
       'auth.api_keys.keys[1].tenant_id',
       'differs from keys[0].tenant_id (entries of one name are one client)',
     ],
@@ -107,13 +200,27 @@ describe('auth.api_keys.keys: refused, each naming the field path and never a va
   });
 
   it('accepts the same roles in another order for two entries of one name', () => {
-    const raw = withKeys([{ name: 'a', env_var: 'A', roles: ['x', 'y'] }, { name: 'a', env_var: 'B', roles: ['y', 'x', 'x'] }]);
-    expect(parseAuthConfig(raw).apiKeys.keys?.map((key) => key.roles)).toEqual([['x', 'y'], ['x', 'y']]);
+    const raw = withKeys([
+      { name: 'a', env_var: 'A', roles: ['x', 'y'] },
+      { name: 'a', env_var: 'B', roles: ['y', 'x', 'x'] },
+    ]);
+    expect(parseAuthConfig(raw).apiKeys.keys?.map((key) => key.roles)).toEqual([
+      ['x', 'y'],
+      ['x', 'y'],
+    ]);
   });
 
   it('reports every broken rule at once, and no value', () => {
     const secret = 'sekrit-key-value-0042';
-    const issues = issuesOf(withKeys([{ name: 'a', env_var: 'A', hash_env: 'B' }, { name: secret.repeat(9), key: secret }], { env_var: 'X', prefix: 'p' }));
+    const issues = issuesOf(
+      withKeys(
+        [
+          { name: 'a', env_var: 'A', hash_env: 'B' },
+          { name: secret.repeat(9), key: secret },
+        ],
+        { env_var: 'X', prefix: 'p' },
+      ),
+    );
     expect(issues.map((issue) => issue.path)).toEqual([
       'auth.api_keys.keys[1].name',
       'auth.api_keys.keys[1].key',
@@ -124,7 +231,10 @@ describe('auth.api_keys.keys: refused, each naming the field path and never a va
     expect(JSON.stringify(issues)).not.toContain(secret);
     const crossField = issuesOf(withKeys([{ name: 'a', env_var: 'A', hash_env: 'B' }], { env_var: 'X', prefix: 'p' }));
     expect(crossField).toEqual([
-      { path: 'auth.api_keys.keys', message: 'excludes auth.api_keys.env_var and auth.api_keys.prefix (each key names its own variable)' },
+      {
+        path: 'auth.api_keys.keys',
+        message: 'excludes auth.api_keys.env_var and auth.api_keys.prefix (each key names its own variable)',
+      },
       { path: 'auth.api_keys.keys[0]', message: 'needs exactly one of env_var and hash_env' },
     ]);
   });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { AuthError, authenticateNowOf, createAuthContext, createNoAuthHandler, fromAuthenticateNow, isPromiseLike, type AuthHandler } from '../src/index.js';
+import {
+  AuthError,
+  authenticateNowOf,
+  createAuthContext,
+  createNoAuthHandler,
+  fromAuthenticateNow,
+  isPromiseLike,
+  type AuthHandler,
+} from '../src/index.js';
 
 const ADA = createAuthContext({ method: 'api_key', userId: 'ada' });
 const REFUSED = new AuthError('credentials_invalid', 'ApiKey realm="authlayer"');

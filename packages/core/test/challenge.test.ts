@@ -29,9 +29,11 @@ describe('bearerChallenge', () => {
 
   it('covers every reason but credentials_missing in the table below', () => {
     const listed = INVALID.map(([reason]) => reason);
-    expect(Object.keys(AUTH_FAILURE_DESCRIPTION).filter((reason) => reason !== 'credentials_missing').sort()).toEqual(
-      listed.sort(),
-    );
+    expect(
+      Object.keys(AUTH_FAILURE_DESCRIPTION)
+        .filter((reason) => reason !== 'credentials_missing')
+        .sort(),
+    ).toEqual(listed.sort());
   });
 
   it.each(INVALID)('for %s says invalid_token with the description', (reason, description) => {

@@ -4,7 +4,12 @@ import type { ClaimsConfig } from '../src/config/auth-config.js';
 import { DEFAULTS } from '../src/config/defaults.js';
 
 const DEFAULT_CLAIMS: ClaimsConfig = { ...DEFAULTS.claims };
-const KEYCLOAK: ClaimsConfig = { ...DEFAULT_CLAIMS, roles: 'realm_access.roles', tenantId: 'org.id', name: 'preferred_username' };
+const KEYCLOAK: ClaimsConfig = {
+  ...DEFAULT_CLAIMS,
+  roles: 'realm_access.roles',
+  tenantId: 'org.id',
+  name: 'preferred_username',
+};
 const ROLES = [
   { name: 'admin', permissions: ['invoke', 'manage'] },
   { name: 'reader', permissions: ['read'] },
@@ -50,12 +55,18 @@ describe('createClaimsMapper with the default claims', () => {
   });
 
   it('takes one string as one role or permission, drops non-strings, takes a scope list as it is', () => {
-    expect(map({ roles: 'reader', permissions: ['a', 1, null, '', { x: 1 }, 'b'], scope: ['x y', 'z', 3] })).toMatchObject({
+    expect(
+      map({ roles: 'reader', permissions: ['a', 1, null, '', { x: 1 }, 'b'], scope: ['x y', 'z', 3] }),
+    ).toMatchObject({
       roles: ['reader'],
       permissions: ['a', 'b', 'read'],
       scopes: ['x y', 'z'],
     });
-    expect(map({ roles: '', permissions: 7, scope: { read: true } })).toMatchObject({ roles: [], permissions: [], scopes: [] });
+    expect(map({ roles: '', permissions: 7, scope: { read: true } })).toMatchObject({
+      roles: [],
+      permissions: [],
+      scopes: [],
+    });
   });
 
   it('drops the empty scopes that leading, trailing or repeated blanks leave', () => {

@@ -25,9 +25,7 @@ describe('splitChallenges', () => {
 
 describe('combineChallenges', () => {
   it('lists every scheme once, the first mode speaking for its own', () => {
-    expect(combineChallenges(expired, apiKeyMissing)).toBe(
-      `${expired}, ApiKey realm="authlayer", header="X-API-Key"`,
-    );
+    expect(combineChallenges(expired, apiKeyMissing)).toBe(`${expired}, ApiKey realm="authlayer", header="X-API-Key"`);
   });
 
   it('gives every challenge of a request without credentials', () => {
@@ -37,6 +35,8 @@ describe('combineChallenges', () => {
   });
 
   it('compares schemes case-insensitively', () => {
-    expect(combineChallenges('Bearer realm="a"', 'bearer realm="b"', 'ApiKey realm="c"')).toBe('Bearer realm="a", ApiKey realm="c"');
+    expect(combineChallenges('Bearer realm="a"', 'bearer realm="b"', 'ApiKey realm="c"')).toBe(
+      'Bearer realm="a", ApiKey realm="c"',
+    );
   });
 });

@@ -18,14 +18,24 @@ function errorOf(run: () => unknown): ConfigError {
 
 describe('parseYaml reads plain YAML 1.2 data only', () => {
   it.each([
-    ['a %YAML 1.1 directive (where off means false)', '%YAML 1.1\n---\nauth:\n  api_keys:\n    enabled: off\n', 'line 1: a %YAML 1.1 directive is not allowed'],
+    [
+      'a %YAML 1.1 directive (where off means false)',
+      '%YAML 1.1\n---\nauth:\n  api_keys:\n    enabled: off\n',
+      'line 1: a %YAML 1.1 directive is not allowed',
+    ],
     ['a %TAG directive', '%TAG !e! tag:example.com,2000:\n---\nauth: {}\n', 'line 1: a %TAG directive is not allowed'],
-    ['a %TAG directive that redefines !!', '%TAG !! tag:example.com,2000:\n---\nauth: {}\n', 'line 1: a %TAG directive is not allowed'],
+    [
+      'a %TAG directive that redefines !!',
+      '%TAG !! tag:example.com,2000:\n---\nauth: {}\n',
+      'line 1: a %TAG directive is not allowed',
+    ],
     ['an unknown tag', 'auth:\n  mode: !custom api_key\n', 'line 2: a tag (!...) is not allowed'],
     ['a core tag', 'auth:\n  api_keys:\n    header: !!str X-Key\n', 'line 3: a tag (!...) is not allowed'],
     ['a tag on a mapping', 'auth: !!map\n  mode: jwt\n', 'line 2: a tag (!...) is not allowed'],
   ])('refuses %s', (_name, text, says) => {
-    expect(errorOf(() => parseYaml(text, 'c.yaml')).message).toBe(`config: c.yaml, ${says} (only plain YAML 1.2 data is read)`);
+    expect(errorOf(() => parseYaml(text, 'c.yaml')).message).toBe(
+      `config: c.yaml, ${says} (only plain YAML 1.2 data is read)`,
+    );
   });
 
   it('accepts a %YAML 1.2 directive, and off stays the string "off" (so enabled: off is refused, not false)', () => {
@@ -55,14 +65,15 @@ describe('names from the file are bounded', () => {
 });
 
 describe('jwks_url', () => {
-  it.each(['https://user:hunter2@idp.example.com/jwks', 'https://user@idp.example.com/jwks', 'http://:hunter2@127.0.0.1/jwks'])(
-    'refuses user info at start-up: %s',
-    (url) => {
-      const error = errorOf(() => parseAuthConfig({ auth: { mode: 'jwt', jwt: { jwks_url: url } } }));
-      expect(error.message).toBe('auth.jwt.jwks_url: must not hold a user name or password (fetch refuses such URLs)');
-      expect(error.message).not.toContain('hunter2');
-    },
-  );
+  it.each([
+    'https://user:hunter2@idp.example.com/jwks',
+    'https://user@idp.example.com/jwks',
+    'http://:hunter2@127.0.0.1/jwks',
+  ])('refuses user info at start-up: %s', (url) => {
+    const error = errorOf(() => parseAuthConfig({ auth: { mode: 'jwt', jwt: { jwks_url: url } } }));
+    expect(error.message).toBe('auth.jwt.jwks_url: must not hold a user name or password (fetch refuses such URLs)');
+    expect(error.message).not.toContain('hunter2');
+  });
 });
 
 describe('loadConfig', () => {
@@ -76,14 +87,20 @@ describe('loadConfig', () => {
 
 describe('an unknown field suggests the known one it is closest to', () => {
   it.each([
-    [{ auth: { api_keys: { allow_barer: true } } }, 'auth.api_keys.allow_barer: unknown field (did you mean allow_bearer?)'],
+    [
+      { auth: { api_keys: { allow_barer: true } } },
+      'auth.api_keys.allow_barer: unknown field (did you mean allow_bearer?)',
+    ],
     [{ auth: { api_keys: { hedaer: 'X' } } }, 'auth.api_keys.hedaer: unknown field (did you mean header?)'],
     [{ auth: { jwt: { jwks_uri: 'https://x' } } }, 'auth.jwt.jwks_uri: unknown field (did you mean jwks_url?)'],
     [{ auth: { jwt: { claims: { user: 'sub' } } } }, 'auth.jwt.claims.user: unknown field'],
     [{ auth: { jwt: { claims: { userid: 'sub' } } } }, 'auth.jwt.claims.userid: unknown field (did you mean user_id?)'],
     [{ auth: { Mode: 'jwt' } }, 'auth.Mode: unknown field (did you mean mode?)'],
     [{ auth: {}, role: [] }, 'role: unknown field (did you mean roles?)'],
-    [{ auth: {}, roles: [{ name: 'a', permision: [] }] }, 'roles[0].permision: unknown field (did you mean permissions?)'],
+    [
+      { auth: {}, roles: [{ name: 'a', permision: [] }] },
+      'roles[0].permision: unknown field (did you mean permissions?)',
+    ],
     [{ auth: { colour: 'blue' } }, 'auth.colour: unknown field'],
   ])('%j', (raw, message) => {
     expect(errorOf(() => parseAuthConfig(raw)).message).toBe(message);

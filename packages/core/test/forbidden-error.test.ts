@@ -62,9 +62,18 @@ describe('isForbiddenError', () => {
   it.each([
     ['an AuthError', new AuthError('credentials_missing', 'Bearer realm="authlayer"')],
     ['a plain object', { name: 'ForbiddenError', reason: 'role_missing', challenge: null, missing: [], status: 403 }],
-    ['a wrong status', Object.assign(new Error(), { name: 'ForbiddenError', reason: 'r', challenge: null, missing: [], status: 401 })],
-    ['no missing list', Object.assign(new Error(), { name: 'ForbiddenError', reason: 'r', challenge: null, status: 403 })],
-    ['a challenge that is a number', Object.assign(new Error(), { name: 'ForbiddenError', reason: 'r', challenge: 1, missing: [], status: 403 })],
+    [
+      'a wrong status',
+      Object.assign(new Error(), { name: 'ForbiddenError', reason: 'r', challenge: null, missing: [], status: 401 }),
+    ],
+    [
+      'no missing list',
+      Object.assign(new Error(), { name: 'ForbiddenError', reason: 'r', challenge: null, status: 403 }),
+    ],
+    [
+      'a challenge that is a number',
+      Object.assign(new Error(), { name: 'ForbiddenError', reason: 'r', challenge: 1, missing: [], status: 403 }),
+    ],
     ['no reason', Object.assign(new Error(), { name: 'ForbiddenError', challenge: null, missing: [], status: 403 })],
     ['null', null],
   ])('is false for %s', (_name, value) => {
@@ -73,13 +82,19 @@ describe('isForbiddenError', () => {
 });
 
 describe('isRequirableName', () => {
-  it.each(['invoke', 'reports:read', 'a', 'https://api.example.com/write', 'x'.repeat(128), '!#[]~'])('accepts %j', (name) => {
-    expect(isRequirableName(name)).toBe(true);
-  });
+  it.each(['invoke', 'reports:read', 'a', 'https://api.example.com/write', 'x'.repeat(128), '!#[]~'])(
+    'accepts %j',
+    (name) => {
+      expect(isRequirableName(name)).toBe(true);
+    },
+  );
 
-  it.each(['', 'two words', 'quo"te', 'back\\slash', 'tab\t', 'é', 'x'.repeat(129), 7, null, undefined])('refuses %j', (name) => {
-    expect(isRequirableName(name)).toBe(false);
-  });
+  it.each(['', 'two words', 'quo"te', 'back\\slash', 'tab\t', 'é', 'x'.repeat(129), 7, null, undefined])(
+    'refuses %j',
+    (name) => {
+      expect(isRequirableName(name)).toBe(false);
+    },
+  );
 });
 
 describe('insufficientScopeChallenge', () => {

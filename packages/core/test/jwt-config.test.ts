@@ -41,37 +41,87 @@ describe('auth.jwt: discovery, stale keys, required claims, token type, cookie',
   });
 
   it.each([0, 1, 3600, 86_400])('accepts stale_keys_seconds %d', (seconds) => {
-    expect(parseAuthConfig(jwtMode({ jwks_url: 'https://idp/jwks', stale_keys_seconds: seconds })).jwt.staleKeysSeconds).toBe(seconds);
+    expect(
+      parseAuthConfig(jwtMode({ jwks_url: 'https://idp/jwks', stale_keys_seconds: seconds })).jwt.staleKeysSeconds,
+    ).toBe(seconds);
   });
 
   it.each([
-    { name: 'stale_keys_seconds -1', jwt: { stale_keys_seconds: -1 }, path: 'auth.jwt.stale_keys_seconds', message: 'must be 0 to 86400' },
-    { name: 'stale_keys_seconds 86401', jwt: { stale_keys_seconds: 86_401 }, path: 'auth.jwt.stale_keys_seconds', message: 'must be 0 to 86400' },
-    { name: 'token_type with a space', jwt: { token_type: 'at jwt' }, path: 'auth.jwt.token_type', message: 'must be a media type such as at+jwt or application/at+jwt' },
-    { name: 'token_type empty', jwt: { token_type: '' }, path: 'auth.jwt.token_type', message: 'must be a media type such as at+jwt or application/at+jwt' },
-    { name: 'cookie with a ;', jwt: { cookie: 'a;b' }, path: 'auth.jwt.cookie', message: 'must be a cookie name (RFC 6265 token)' },
-    { name: 'required claim ..', jwt: { required_claims: ['a..b'] }, path: 'auth.jwt.required_claims[0]', message: 'must be a claim name or a dot path such as realm_access.roles' },
-    { name: 'discovery as a string', jwt: { discovery: 'yes' }, path: 'auth.jwt.discovery', message: 'must be a boolean (true or false), not a string' },
+    {
+      name: 'stale_keys_seconds -1',
+      jwt: { stale_keys_seconds: -1 },
+      path: 'auth.jwt.stale_keys_seconds',
+      message: 'must be 0 to 86400',
+    },
+    {
+      name: 'stale_keys_seconds 86401',
+      jwt: { stale_keys_seconds: 86_401 },
+      path: 'auth.jwt.stale_keys_seconds',
+      message: 'must be 0 to 86400',
+    },
+    {
+      name: 'token_type with a space',
+      jwt: { token_type: 'at jwt' },
+      path: 'auth.jwt.token_type',
+      message: 'must be a media type such as at+jwt or application/at+jwt',
+    },
+    {
+      name: 'token_type empty',
+      jwt: { token_type: '' },
+      path: 'auth.jwt.token_type',
+      message: 'must be a media type such as at+jwt or application/at+jwt',
+    },
+    {
+      name: 'cookie with a ;',
+      jwt: { cookie: 'a;b' },
+      path: 'auth.jwt.cookie',
+      message: 'must be a cookie name (RFC 6265 token)',
+    },
+    {
+      name: 'required claim ..',
+      jwt: { required_claims: ['a..b'] },
+      path: 'auth.jwt.required_claims[0]',
+      message: 'must be a claim name or a dot path such as realm_access.roles',
+    },
+    {
+      name: 'discovery as a string',
+      jwt: { discovery: 'yes' },
+      path: 'auth.jwt.discovery',
+      message: 'must be a boolean (true or false), not a string',
+    },
   ])('refuses $name', ({ jwt, path, message }) => {
     expect(issuesOf(jwtMode({ jwks_url: 'https://idp/jwks', ...jwt }))).toEqual([{ path, message }]);
   });
 
   it.each([
-    { name: 'discovery without issuer', jwt: { discovery: true }, issues: [{ path: 'auth.jwt.issuer', message: 'discovery needs issuer' }] },
+    {
+      name: 'discovery without issuer',
+      jwt: { discovery: true },
+      issues: [{ path: 'auth.jwt.issuer', message: 'discovery needs issuer' }],
+    },
     {
       name: 'discovery with jwks_url',
       jwt: { discovery: true, issuer: ISSUER, jwks_url: 'https://idp/jwks' },
-      issues: [{ path: 'auth.jwt', message: 'set one of jwks_url, public_key_env and discovery, not jwks_url and discovery' }],
+      issues: [
+        { path: 'auth.jwt', message: 'set one of jwks_url, public_key_env and discovery, not jwks_url and discovery' },
+      ],
     },
     {
       name: 'discovery with public_key_env',
       jwt: { discovery: true, issuer: ISSUER, public_key_env: 'PEM' },
-      issues: [{ path: 'auth.jwt', message: 'set one of jwks_url, public_key_env and discovery, not public_key_env and discovery' }],
+      issues: [
+        {
+          path: 'auth.jwt',
+          message: 'set one of jwks_url, public_key_env and discovery, not public_key_env and discovery',
+        },
+      ],
     },
     {
       name: 'discovery with HS256',
       jwt: { discovery: true, issuer: ISSUER, algorithms: ['HS256'] },
-      issues: [{ path: 'auth.jwt.algorithms', message: 'HS256 need a shared secret through public_key_env, not discovery' }],
+      issues: [
+        { path: 'auth.jwt.algorithms', message: 'HS256 need a shared secret through public_key_env, not discovery' },
+      ],
     },
   ])('refuses $name', ({ jwt, issues }) => {
     expect(issuesOf(jwtMode(jwt))).toEqual(issues);
@@ -80,16 +130,44 @@ describe('auth.jwt: discovery, stale keys, required claims, token type, cookie',
 
 describe('auth.jwt.providers', () => {
   const a = { issuer: 'https://a.example.com', discovery: true };
-  const b = { issuer: 'https://b.example.com', jwks_url: 'https://b.example.com/keys', audience: 'b-api', claims: { roles: 'groups' } };
+  const b = {
+    issuer: 'https://b.example.com',
+    jwks_url: 'https://b.example.com/keys',
+    audience: 'b-api',
+    claims: { roles: 'groups' },
+  };
 
   it('gives each provider its own key source and the rest of auth.jwt where it says nothing', () => {
     const { jwt } = parseAuthConfig(
-      jwtMode({ audience: 'api', algorithms: ['ES256'], leeway_seconds: 5, required_claims: ['sub'], cookie: 'at', providers: [a, b] }),
+      jwtMode({
+        audience: 'api',
+        algorithms: ['ES256'],
+        leeway_seconds: 5,
+        required_claims: ['sub'],
+        cookie: 'at',
+        providers: [a, b],
+      }),
     );
     expect(jwt.providers).toHaveLength(2);
-    expect(jwt.providers[0]).toMatchObject({ issuer: a.issuer, discovery: true, jwksUrl: null, publicKeyEnv: null, audience: 'api' });
-    expect(jwt.providers[0]).toMatchObject({ algorithms: ['ES256'], leewaySeconds: 5, requiredClaims: ['sub'], staleKeysSeconds: 3600 });
-    expect(jwt.providers[1]).toMatchObject({ issuer: b.issuer, discovery: false, jwksUrl: b.jwks_url, audience: 'b-api' });
+    expect(jwt.providers[0]).toMatchObject({
+      issuer: a.issuer,
+      discovery: true,
+      jwksUrl: null,
+      publicKeyEnv: null,
+      audience: 'api',
+    });
+    expect(jwt.providers[0]).toMatchObject({
+      algorithms: ['ES256'],
+      leewaySeconds: 5,
+      requiredClaims: ['sub'],
+      staleKeysSeconds: 3600,
+    });
+    expect(jwt.providers[1]).toMatchObject({
+      issuer: b.issuer,
+      discovery: false,
+      jwksUrl: b.jwks_url,
+      audience: 'b-api',
+    });
     expect(jwt.providers[1]?.claims).toMatchObject({ roles: 'groups', userId: 'sub' });
     expect(jwt.cookie).toBe('at');
     expect(Object.isFrozen(jwt.providers[1]?.claims)).toBe(true);
@@ -101,7 +179,11 @@ describe('auth.jwt.providers', () => {
   });
 
   it.each([
-    { name: 'an empty list', jwt: { providers: [] }, issues: [{ path: 'auth.jwt.providers', message: 'must list at least one provider' }] },
+    {
+      name: 'an empty list',
+      jwt: { providers: [] },
+      issues: [{ path: 'auth.jwt.providers', message: 'must list at least one provider' }],
+    },
     {
       name: 'a provider without issuer',
       jwt: { providers: [{ discovery: true }] },
@@ -115,7 +197,12 @@ describe('auth.jwt.providers', () => {
     {
       name: 'two sources in one provider',
       jwt: { providers: [{ ...b, public_key_env: 'PEM' }] },
-      issues: [{ path: 'auth.jwt.providers[0]', message: 'set one of jwks_url, public_key_env and discovery, not jwks_url and public_key_env' }],
+      issues: [
+        {
+          path: 'auth.jwt.providers[0]',
+          message: 'set one of jwks_url, public_key_env and discovery, not jwks_url and public_key_env',
+        },
+      ],
     },
     {
       name: 'the same issuer twice',
@@ -133,7 +220,12 @@ describe('auth.jwt.providers', () => {
     {
       name: 'an inherited HMAC algorithm with discovery',
       jwt: { algorithms: ['HS512'], providers: [a] },
-      issues: [{ path: 'auth.jwt.providers[0].algorithms', message: 'HS512 need a shared secret through public_key_env, not discovery' }],
+      issues: [
+        {
+          path: 'auth.jwt.providers[0].algorithms',
+          message: 'HS512 need a shared secret through public_key_env, not discovery',
+        },
+      ],
     },
     {
       name: 'an unknown provider field',

@@ -28,7 +28,15 @@ describe('parseAuthConfig: auth.oauth2', () => {
       authMethod: 'client_secret_basic',
       cacheSeconds: 60,
       timeoutMs: 5000,
-      claims: { userId: 'sub', email: 'email', name: 'name', roles: 'roles', permissions: 'permissions', scopes: 'scope', tenantId: null },
+      claims: {
+        userId: 'sub',
+        email: 'email',
+        name: 'name',
+        roles: 'roles',
+        permissions: 'permissions',
+        scopes: 'scope',
+        tenantId: null,
+      },
     });
   });
 
@@ -73,32 +81,80 @@ describe('parseAuthConfig: auth.oauth2', () => {
   });
 
   it.each([
-    ['no endpoint', { client_id: 'c' }, 'auth.oauth2', 'oauth2 mode needs introspection_url, or issuer with discovery: true'],
+    [
+      'no endpoint',
+      { client_id: 'c' },
+      'auth.oauth2',
+      'oauth2 mode needs introspection_url, or issuer with discovery: true',
+    ],
     ['no client_id', { introspection_url: URL_ }, 'auth.oauth2.client_id', 'oauth2 mode needs client_id'],
-    ['discovery without issuer', { ...minimal, introspection_url: null, discovery: true }, 'auth.oauth2.issuer', 'discovery needs issuer'],
-    ['discovery and a URL', { ...minimal, discovery: true, issuer: 'https://i' }, 'auth.oauth2', 'set introspection_url or discovery, not both'],
+    [
+      'discovery without issuer',
+      { ...minimal, introspection_url: null, discovery: true },
+      'auth.oauth2.issuer',
+      'discovery needs issuer',
+    ],
+    [
+      'discovery and a URL',
+      { ...minimal, discovery: true, issuer: 'https://i' },
+      'auth.oauth2',
+      'set introspection_url or discovery, not both',
+    ],
     ['cache_seconds -1', { ...minimal, cache_seconds: -1 }, 'auth.oauth2.cache_seconds', 'must be 0 to 3600'],
     ['cache_seconds 3601', { ...minimal, cache_seconds: 3601 }, 'auth.oauth2.cache_seconds', 'must be 0 to 3600'],
     ['timeout_ms 0', { ...minimal, timeout_ms: 0 }, 'auth.oauth2.timeout_ms', 'must be 1 to 60000'],
     ['timeout_ms 60001', { ...minimal, timeout_ms: 60_001 }, 'auth.oauth2.timeout_ms', 'must be 1 to 60000'],
-    ['an unknown auth_method', { ...minimal, auth_method: 'private_key_jwt' }, 'auth.oauth2.auth_method', 'must be one of: client_secret_basic, client_secret_post'],
-    ['a non-http URL', { ...minimal, introspection_url: 'ftp://x/y' }, 'auth.oauth2.introspection_url', 'must be an http or https URL'],
-    ['a URL with user info', { ...minimal, introspection_url: 'https://u:p@x/y' }, 'auth.oauth2.introspection_url', 'must not hold a user name or password (fetch refuses such URLs)'],
-    ['a bad secret variable', { ...minimal, client_secret_env: 'A-B' }, 'auth.oauth2.client_secret_env', 'must be an environment variable name (letters, digits, _)'],
+    [
+      'an unknown auth_method',
+      { ...minimal, auth_method: 'private_key_jwt' },
+      'auth.oauth2.auth_method',
+      'must be one of: client_secret_basic, client_secret_post',
+    ],
+    [
+      'a non-http URL',
+      { ...minimal, introspection_url: 'ftp://x/y' },
+      'auth.oauth2.introspection_url',
+      'must be an http or https URL',
+    ],
+    [
+      'a URL with user info',
+      { ...minimal, introspection_url: 'https://u:p@x/y' },
+      'auth.oauth2.introspection_url',
+      'must not hold a user name or password (fetch refuses such URLs)',
+    ],
+    [
+      'a bad secret variable',
+      { ...minimal, client_secret_env: 'A-B' },
+      'auth.oauth2.client_secret_env',
+      'must be an environment variable name (letters, digits, _)',
+    ],
     ['an unknown field', { ...minimal, client_secret: 'x' }, 'auth.oauth2.client_secret', 'unknown field'],
-    ['a bad claim path', { ...minimal, claims: { roles: 'a..b' } }, 'auth.oauth2.claims.roles', 'must be a claim name or a dot path such as realm_access.roles'],
+    [
+      'a bad claim path',
+      { ...minimal, claims: { roles: 'a..b' } },
+      'auth.oauth2.claims.roles',
+      'must be a claim name or a dot path such as realm_access.roles',
+    ],
   ])('refuses %s → %s', (_name, fields, path, message) => {
     expect(issuesOf(oauth2(fields))).toEqual([{ path, message }]);
   });
 
   it('checks discovery against its issuer in every mode', () => {
-    expect(issuesOf(oauth2({ discovery: true }, 'api_key'))).toEqual([{ path: 'auth.oauth2.issuer', message: 'discovery needs issuer' }]);
+    expect(issuesOf(oauth2({ discovery: true }, 'api_key'))).toEqual([
+      { path: 'auth.oauth2.issuer', message: 'discovery needs issuer' },
+    ]);
   });
 });
 
 describe('parseAuthConfig: oauth2 in a list of modes', () => {
   it('needs the oauth2 settings when oauth2 is one of the modes', () => {
-    expect(issuesOf({ auth: { mode: ['api_key', 'oauth2'] } }).map((issue) => issue.path)).toEqual(['auth.oauth2', 'auth.oauth2.client_id']);
-    expect(parseAuthConfig({ auth: { mode: ['api_key', 'oauth2'], oauth2: minimal } }).modes).toEqual(['api_key', 'oauth2']);
+    expect(issuesOf({ auth: { mode: ['api_key', 'oauth2'] } }).map((issue) => issue.path)).toEqual([
+      'auth.oauth2',
+      'auth.oauth2.client_id',
+    ]);
+    expect(parseAuthConfig({ auth: { mode: ['api_key', 'oauth2'], oauth2: minimal } }).modes).toEqual([
+      'api_key',
+      'oauth2',
+    ]);
   });
 });

@@ -38,10 +38,30 @@ describe('parseAuthConfig: rate_limit and metrics (Operations)', () => {
   });
 
   it.each([
-    ['requests_per_minute 0', { rate_limit: { requests_per_minute: 0 } }, 'rate_limit.requests_per_minute', 'must be at least 1'],
-    ['failed_auth_per_minute 1.5', { rate_limit: { failed_auth_per_minute: 1.5 } }, 'rate_limit.failed_auth_per_minute', 'must be an integer, not a fraction'],
-    ['store http://', { rate_limit: { store: 'http://x' } }, 'rate_limit.store', 'must be memory or a redis:// (or rediss://) URL'],
-    ['trust_proxy "yes"', { rate_limit: { trust_proxy: 'yes' } }, 'rate_limit.trust_proxy', 'must be a boolean (true or false), not a string'],
+    [
+      'requests_per_minute 0',
+      { rate_limit: { requests_per_minute: 0 } },
+      'rate_limit.requests_per_minute',
+      'must be at least 1',
+    ],
+    [
+      'failed_auth_per_minute 1.5',
+      { rate_limit: { failed_auth_per_minute: 1.5 } },
+      'rate_limit.failed_auth_per_minute',
+      'must be an integer, not a fraction',
+    ],
+    [
+      'store http://',
+      { rate_limit: { store: 'http://x' } },
+      'rate_limit.store',
+      'must be memory or a redis:// (or rediss://) URL',
+    ],
+    [
+      'trust_proxy "yes"',
+      { rate_limit: { trust_proxy: 'yes' } },
+      'rate_limit.trust_proxy',
+      'must be a boolean (true or false), not a string',
+    ],
     ['unknown field', { rate_limit: { per_second: 1 } }, 'rate_limit.per_second', 'unknown field'],
     ['metrics "1"', { metrics: '1' }, 'metrics', 'must be a boolean (true or false), not a string'],
   ])('refuses %s, naming the field', (_name, fields, path, message) => {

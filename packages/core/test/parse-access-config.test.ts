@@ -59,7 +59,10 @@ describe('access', () => {
   it('fills empty lists and keeps each rule frozen', () => {
     const config = parseAuthConfig({
       auth: {},
-      access: { 'POST /invoke': { permissions: ['invoke'] }, 'GET /reports/x': { scopes: ['reports:read'], roles: ['a', 'b'] } },
+      access: {
+        'POST /invoke': { permissions: ['invoke'] },
+        'GET /reports/x': { scopes: ['reports:read'], roles: ['a', 'b'] },
+      },
     });
     expect(config.access).toEqual({
       'POST /invoke': { permissions: ['invoke'], scopes: [], roles: [] },
@@ -69,12 +72,32 @@ describe('access', () => {
   });
 
   it.each([
-    ['a lower-case method', { 'post /invoke': { permissions: ['x'] } }, 'access.post /invoke', 'must be "METHOD /path", for example "POST /invoke"'],
+    [
+      'a lower-case method',
+      { 'post /invoke': { permissions: ['x'] } },
+      'access.post /invoke',
+      'must be "METHOD /path", for example "POST /invoke"',
+    ],
     ['no path', { POST: { permissions: ['x'] } }, 'access.POST', 'must be "METHOD /path", for example "POST /invoke"'],
-    ['an entry requiring nothing', { 'POST /invoke': {} }, 'access.POST /invoke', 'must list permissions, scopes or roles'],
+    [
+      'an entry requiring nothing',
+      { 'POST /invoke': {} },
+      'access.POST /invoke',
+      'must list permissions, scopes or roles',
+    ],
     ['an unknown field', { 'POST /invoke': { permission: ['x'] } }, 'access.POST /invoke.permission', 'unknown field'],
-    ['a name with a space', { 'POST /invoke': { roles: ['a b'] } }, 'access.POST /invoke.roles[0]', 'must be 1 to 128 characters of printable ASCII without space, " or \\'],
-    ['a list that is a string', { 'POST /invoke': { scopes: 'read' } }, 'access.POST /invoke.scopes', 'must be a list, not a string'],
+    [
+      'a name with a space',
+      { 'POST /invoke': { roles: ['a b'] } },
+      'access.POST /invoke.roles[0]',
+      'must be 1 to 128 characters of printable ASCII without space, " or \\',
+    ],
+    [
+      'a list that is a string',
+      { 'POST /invoke': { scopes: 'read' } },
+      'access.POST /invoke.scopes',
+      'must be a list, not a string',
+    ],
     ['access as a list', [], 'access', 'must be a mapping, not a list'],
   ])('refuses %s', (_name, access, path, message) => {
     expect(issuesOf({ auth: {}, access })).toContainEqual({ path, message });

@@ -5,19 +5,48 @@ import { isParsedAuthConfig, parseAuthConfig } from '../src/config/parse-auth-co
 
 // The spec's defaults, written out here (not imported) so that a wrong default fails a test.
 const DEFAULT_API_KEYS = {
-  envVar: 'SERVICE_API_KEY', prefix: null, header: 'X-API-Key', allowBearer: true, enabled: true, rotationDays: 30, keys: null,
+  envVar: 'SERVICE_API_KEY',
+  prefix: null,
+  header: 'X-API-Key',
+  allowBearer: true,
+  enabled: true,
+  rotationDays: 30,
+  keys: null,
 };
 const DEFAULT_CLAIMS = {
-  userId: 'sub', email: 'email', name: 'name', roles: 'roles', permissions: 'permissions', scopes: 'scope', tenantId: null,
+  userId: 'sub',
+  email: 'email',
+  name: 'name',
+  roles: 'roles',
+  permissions: 'permissions',
+  scopes: 'scope',
+  tenantId: null,
 };
 const DEFAULT_JWT = {
-  jwksUrl: null, publicKeyEnv: null, issuer: null, audience: null, algorithms: ['RS256'], leewaySeconds: 30,
-  claims: DEFAULT_CLAIMS, discovery: false, staleKeysSeconds: 3600, requiredClaims: [], tokenType: null,
-  cookie: null, providers: [],
+  jwksUrl: null,
+  publicKeyEnv: null,
+  issuer: null,
+  audience: null,
+  algorithms: ['RS256'],
+  leewaySeconds: 30,
+  claims: DEFAULT_CLAIMS,
+  discovery: false,
+  staleKeysSeconds: 3600,
+  requiredClaims: [],
+  tokenType: null,
+  cookie: null,
+  providers: [],
 };
 const DEFAULT_OAUTH2 = {
-  introspectionUrl: null, discovery: false, issuer: null, audience: null, clientId: null,
-  clientSecretEnv: 'OAUTH2_CLIENT_SECRET', authMethod: 'client_secret_basic', cacheSeconds: 60, timeoutMs: 5000,
+  introspectionUrl: null,
+  discovery: false,
+  issuer: null,
+  audience: null,
+  clientId: null,
+  clientSecretEnv: 'OAUTH2_CLIENT_SECRET',
+  authMethod: 'client_secret_basic',
+  cacheSeconds: 60,
+  timeoutMs: 5000,
   claims: DEFAULT_CLAIMS,
 };
 
@@ -80,7 +109,14 @@ describe('parseAuthConfig: defaults', () => {
     const config = parseAuthConfig({
       auth: {
         mode: 'jwt',
-        api_keys: { env_var: 'K', prefix: 'prod', header: 'X-Key', allow_bearer: false, enabled: false, rotation_days: 7 },
+        api_keys: {
+          env_var: 'K',
+          prefix: 'prod',
+          header: 'X-Key',
+          allow_bearer: false,
+          enabled: false,
+          rotation_days: 7,
+        },
         jwt: {
           public_key_env: 'JWT_PEM',
           issuer: 'https://idp',
@@ -97,7 +133,15 @@ describe('parseAuthConfig: defaults', () => {
       modes: ['jwt'],
       fallback: 'no_auth',
       access: {},
-      apiKeys: { envVar: 'K', prefix: 'prod', header: 'X-Key', allowBearer: false, enabled: false, rotationDays: 7, keys: null },
+      apiKeys: {
+        envVar: 'K',
+        prefix: 'prod',
+        header: 'X-Key',
+        allowBearer: false,
+        enabled: false,
+        rotationDays: 7,
+        keys: null,
+      },
       jwt: {
         jwksUrl: null,
         publicKeyEnv: 'JWT_PEM',
@@ -152,7 +196,9 @@ describe('parseAuthConfig: accepted boundaries', () => {
   });
 
   it.each(JWT_ALGORITHMS.filter((alg) => !alg.startsWith('HS')))('accepts %s with a jwks_url', (alg) => {
-    expect(parseAuthConfig({ auth: { mode: 'jwt', jwt: { ...jwks, algorithms: [alg] } } }).jwt.algorithms).toEqual([alg]);
+    expect(parseAuthConfig({ auth: { mode: 'jwt', jwt: { ...jwks, algorithms: [alg] } } }).jwt.algorithms).toEqual([
+      alg,
+    ]);
   });
 
   it.each([...JWT_ALGORITHMS])('accepts %s with public_key_env', (alg) => {
@@ -161,9 +207,17 @@ describe('parseAuthConfig: accepted boundaries', () => {
   });
 
   it('lists exactly the nine algorithms of the spec table', () => {
-    expect([...JWT_ALGORITHMS].sort()).toEqual(
-      ['ES256', 'ES384', 'ES512', 'HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512'],
-    );
+    expect([...JWT_ALGORITHMS].sort()).toEqual([
+      'ES256',
+      'ES384',
+      'ES512',
+      'HS256',
+      'HS384',
+      'HS512',
+      'RS256',
+      'RS384',
+      'RS512',
+    ]);
   });
 
   it.each([
@@ -198,8 +252,18 @@ const refused: RefusedCase[] = [
   { name: 'no auth section', raw: {}, path: 'auth', message: 'is required' },
   { name: 'auth null', raw: { auth: null }, path: 'auth', message: 'must be a mapping, not null' },
   // mode
-  { name: 'unknown mode', raw: { auth: { mode: 'saml' } }, path: 'auth.mode', message: 'must be one of: api_key, jwt, oauth2' },
-  { name: 'mode in upper case', raw: { auth: { mode: 'API_KEY' } }, path: 'auth.mode', message: 'must be one of: api_key, jwt, oauth2' },
+  {
+    name: 'unknown mode',
+    raw: { auth: { mode: 'saml' } },
+    path: 'auth.mode',
+    message: 'must be one of: api_key, jwt, oauth2',
+  },
+  {
+    name: 'mode in upper case',
+    raw: { auth: { mode: 'API_KEY' } },
+    path: 'auth.mode',
+    message: 'must be one of: api_key, jwt, oauth2',
+  },
   // header
   { name: 'empty header', raw: apiKeys({ header: '' }), path: 'auth.api_keys.header', message: 'must not be empty' },
   {
@@ -221,10 +285,30 @@ const refused: RefusedCase[] = [
     path: 'auth.jwt.leeway_seconds',
     message: 'must be 0 to 300',
   })),
-  { name: 'fractional leeway', raw: jwt({ leeway_seconds: 1.5 }), path: 'auth.jwt.leeway_seconds', message: 'must be an integer, not a fraction' },
-  { name: 'leeway as a string', raw: jwt({ leeway_seconds: '30' }), path: 'auth.jwt.leeway_seconds', message: 'must be a number, not a string' },
-  { name: 'leeway NaN', raw: jwt({ leeway_seconds: NaN }), path: 'auth.jwt.leeway_seconds', message: 'must be a number, not NaN' },
-  { name: 'leeway Infinity', raw: jwt({ leeway_seconds: Infinity }), path: 'auth.jwt.leeway_seconds', message: 'must be a number, not Infinity' },
+  {
+    name: 'fractional leeway',
+    raw: jwt({ leeway_seconds: 1.5 }),
+    path: 'auth.jwt.leeway_seconds',
+    message: 'must be an integer, not a fraction',
+  },
+  {
+    name: 'leeway as a string',
+    raw: jwt({ leeway_seconds: '30' }),
+    path: 'auth.jwt.leeway_seconds',
+    message: 'must be a number, not a string',
+  },
+  {
+    name: 'leeway NaN',
+    raw: jwt({ leeway_seconds: NaN }),
+    path: 'auth.jwt.leeway_seconds',
+    message: 'must be a number, not NaN',
+  },
+  {
+    name: 'leeway Infinity',
+    raw: jwt({ leeway_seconds: Infinity }),
+    path: 'auth.jwt.leeway_seconds',
+    message: 'must be a number, not Infinity',
+  },
   // algorithms
   ...['none', 'HS1', 'rs256', 'PS256', 'EdDSA', ''].map((alg) => ({
     name: `algorithm ${JSON.stringify(alg)}`,
@@ -232,41 +316,156 @@ const refused: RefusedCase[] = [
     path: 'auth.jwt.algorithms[1]',
     message: ONE_OF_ALGS,
   })),
-  { name: 'no algorithm', raw: jwt({ algorithms: [] }), path: 'auth.jwt.algorithms', message: 'must list at least one algorithm' },
-  { name: 'algorithms as a string', raw: jwt({ algorithms: 'RS256' }), path: 'auth.jwt.algorithms', message: 'must be a list, not a string' },
+  {
+    name: 'no algorithm',
+    raw: jwt({ algorithms: [] }),
+    path: 'auth.jwt.algorithms',
+    message: 'must list at least one algorithm',
+  },
+  {
+    name: 'algorithms as a string',
+    raw: jwt({ algorithms: 'RS256' }),
+    path: 'auth.jwt.algorithms',
+    message: 'must be a list, not a string',
+  },
   // unknown fields, at every level
-  { name: 'unknown top-level field', raw: { auth: {}, rate_limits: 5 }, path: 'rate_limits', message: 'unknown field (did you mean rate_limit?)' },
+  {
+    name: 'unknown top-level field',
+    raw: { auth: {}, rate_limits: 5 },
+    path: 'rate_limits',
+    message: 'unknown field (did you mean rate_limit?)',
+  },
   { name: 'unknown auth field', raw: { auth: { saml: {} } }, path: 'auth.saml', message: 'unknown field' },
-  { name: 'unknown api_keys field', raw: apiKeys({ envvar: 'K' }), path: 'auth.api_keys.envvar', message: 'unknown field (did you mean env_var?)' },
+  {
+    name: 'unknown api_keys field',
+    raw: apiKeys({ envvar: 'K' }),
+    path: 'auth.api_keys.envvar',
+    message: 'unknown field (did you mean env_var?)',
+  },
   { name: 'unknown jwt field', raw: jwt({ jwks: 'x' }), path: 'auth.jwt.jwks', message: 'unknown field' },
-  { name: 'unknown claims field', raw: jwt({ claims: { sub: 'x' } }), path: 'auth.jwt.claims.sub', message: 'unknown field' },
+  {
+    name: 'unknown claims field',
+    raw: jwt({ claims: { sub: 'x' } }),
+    path: 'auth.jwt.claims.sub',
+    message: 'unknown field',
+  },
   {
     name: 'unknown roles[i] field',
     raw: { auth: {}, roles: [{ name: 'a' }, { name: 'b', scopes: [] }] },
     path: 'roles[1].scopes',
     message: 'unknown field',
   },
-  { name: 'camelCase field', raw: apiKeys({ allowBearer: false }), path: 'auth.api_keys.allowBearer', message: 'unknown field (did you mean allow_bearer?)' },
+  {
+    name: 'camelCase field',
+    raw: apiKeys({ allowBearer: false }),
+    path: 'auth.api_keys.allowBearer',
+    message: 'unknown field (did you mean allow_bearer?)',
+  },
   // wrong types
-  { name: 'string for a bool', raw: apiKeys({ enabled: 'true' }), path: 'auth.api_keys.enabled', message: `${BOOL}, not a string` },
-  { name: 'number for a bool', raw: apiKeys({ allow_bearer: 1 }), path: 'auth.api_keys.allow_bearer', message: `${BOOL}, not a number` },
-  { name: 'null for a bool', raw: apiKeys({ allow_bearer: null }), path: 'auth.api_keys.allow_bearer', message: `${BOOL}, not null` },
-  { name: 'number for a string', raw: apiKeys({ env_var: 5 }), path: 'auth.api_keys.env_var', message: 'must be a string, not a number' },
-  { name: 'bool for a string', raw: jwt({ issuer: true }), path: 'auth.jwt.issuer', message: 'must be a string, not a boolean' },
-  { name: 'list for an object', raw: { auth: { api_keys: [] } }, path: 'auth.api_keys', message: 'must be a mapping, not a list' },
-  { name: 'string for an object', raw: { auth: { jwt: 'x' } }, path: 'auth.jwt', message: 'must be a mapping, not a string' },
-  { name: 'null api_keys', raw: { auth: { api_keys: null } }, path: 'auth.api_keys', message: 'must be a mapping, not null' },
+  {
+    name: 'string for a bool',
+    raw: apiKeys({ enabled: 'true' }),
+    path: 'auth.api_keys.enabled',
+    message: `${BOOL}, not a string`,
+  },
+  {
+    name: 'number for a bool',
+    raw: apiKeys({ allow_bearer: 1 }),
+    path: 'auth.api_keys.allow_bearer',
+    message: `${BOOL}, not a number`,
+  },
+  {
+    name: 'null for a bool',
+    raw: apiKeys({ allow_bearer: null }),
+    path: 'auth.api_keys.allow_bearer',
+    message: `${BOOL}, not null`,
+  },
+  {
+    name: 'number for a string',
+    raw: apiKeys({ env_var: 5 }),
+    path: 'auth.api_keys.env_var',
+    message: 'must be a string, not a number',
+  },
+  {
+    name: 'bool for a string',
+    raw: jwt({ issuer: true }),
+    path: 'auth.jwt.issuer',
+    message: 'must be a string, not a boolean',
+  },
+  {
+    name: 'list for an object',
+    raw: { auth: { api_keys: [] } },
+    path: 'auth.api_keys',
+    message: 'must be a mapping, not a list',
+  },
+  {
+    name: 'string for an object',
+    raw: { auth: { jwt: 'x' } },
+    path: 'auth.jwt',
+    message: 'must be a mapping, not a string',
+  },
+  {
+    name: 'null api_keys',
+    raw: { auth: { api_keys: null } },
+    path: 'auth.api_keys',
+    message: 'must be a mapping, not null',
+  },
   { name: 'null jwt', raw: { auth: { jwt: null } }, path: 'auth.jwt', message: 'must be a mapping, not null' },
-  { name: 'null header', raw: apiKeys({ header: null }), path: 'auth.api_keys.header', message: 'must be a string, not null' },
-  { name: 'null env_var', raw: apiKeys({ env_var: null }), path: 'auth.api_keys.env_var', message: 'must be a string, not null' },
-  { name: 'null leeway', raw: jwt({ leeway_seconds: null }), path: 'auth.jwt.leeway_seconds', message: 'must be a number, not null' },
-  { name: 'null claim', raw: jwt({ claims: { email: null } }), path: 'auth.jwt.claims.email', message: 'must be a string, not null' },
-  { name: 'fractional rotation_days', raw: apiKeys({ rotation_days: 0.5 }), path: 'auth.api_keys.rotation_days', message: 'must be an integer, not a fraction' },
-  { name: 'rotation_days 0', raw: apiKeys({ rotation_days: 0 }), path: 'auth.api_keys.rotation_days', message: 'must be at least 1' },
-  { name: 'roles as a mapping', raw: { auth: {}, roles: { admin: [] } }, path: 'roles', message: 'must be a list, not a mapping' },
+  {
+    name: 'null header',
+    raw: apiKeys({ header: null }),
+    path: 'auth.api_keys.header',
+    message: 'must be a string, not null',
+  },
+  {
+    name: 'null env_var',
+    raw: apiKeys({ env_var: null }),
+    path: 'auth.api_keys.env_var',
+    message: 'must be a string, not null',
+  },
+  {
+    name: 'null leeway',
+    raw: jwt({ leeway_seconds: null }),
+    path: 'auth.jwt.leeway_seconds',
+    message: 'must be a number, not null',
+  },
+  {
+    name: 'null claim',
+    raw: jwt({ claims: { email: null } }),
+    path: 'auth.jwt.claims.email',
+    message: 'must be a string, not null',
+  },
+  {
+    name: 'fractional rotation_days',
+    raw: apiKeys({ rotation_days: 0.5 }),
+    path: 'auth.api_keys.rotation_days',
+    message: 'must be an integer, not a fraction',
+  },
+  {
+    name: 'rotation_days 0',
+    raw: apiKeys({ rotation_days: 0 }),
+    path: 'auth.api_keys.rotation_days',
+    message: 'must be at least 1',
+  },
+  {
+    name: 'roles as a mapping',
+    raw: { auth: {}, roles: { admin: [] } },
+    path: 'roles',
+    message: 'must be a list, not a mapping',
+  },
   { name: 'roles null', raw: { auth: {}, roles: null }, path: 'roles', message: 'must be a list, not null' },
-  { name: 'role without name', raw: { auth: {}, roles: [{ permissions: [] }] }, path: 'roles[0].name', message: 'is required' },
-  { name: 'role with empty name', raw: { auth: {}, roles: [{ name: '' }] }, path: 'roles[0].name', message: 'must not be empty' },
+  {
+    name: 'role without name',
+    raw: { auth: {}, roles: [{ permissions: [] }] },
+    path: 'roles[0].name',
+    message: 'is required',
+  },
+  {
+    name: 'role with empty name',
+    raw: { auth: {}, roles: [{ name: '' }] },
+    path: 'roles[0].name',
+    message: 'must not be empty',
+  },
   {
     name: 'permissions as a string',
     raw: { auth: {}, roles: [{ name: 'a', permissions: 'read' }] },
@@ -280,7 +479,12 @@ const refused: RefusedCase[] = [
     message: 'must not be empty',
   },
   // cross-field rules
-  { name: 'jwt mode without a key source', raw: { auth: { mode: 'jwt' } }, path: 'auth.jwt', message: 'jwt mode needs jwks_url, public_key_env, discovery or providers' },
+  {
+    name: 'jwt mode without a key source',
+    raw: { auth: { mode: 'jwt' } },
+    path: 'auth.jwt',
+    message: 'jwt mode needs jwks_url, public_key_env, discovery or providers',
+  },
   {
     name: 'both key sources',
     raw: { auth: { mode: 'jwt', jwt: { ...jwks, public_key_env: 'PEM' } } },
@@ -306,7 +510,12 @@ const refused: RefusedCase[] = [
     path: 'auth.api_keys.env_var',
     message: 'must be an environment variable name (letters, digits, _)',
   })),
-  { name: 'public_key_env with a dash', raw: jwt({ public_key_env: 'JWT-PEM' }), path: 'auth.jwt.public_key_env', message: 'must be an environment variable name (letters, digits, _)' },
+  {
+    name: 'public_key_env with a dash',
+    raw: jwt({ public_key_env: 'JWT-PEM' }),
+    path: 'auth.jwt.public_key_env',
+    message: 'must be an environment variable name (letters, digits, _)',
+  },
   ...['_prod', '1prod', 'prod-eu', '', 'prod.eu', 'préprod'].map((prefix) => ({
     name: `prefix ${JSON.stringify(prefix)}`,
     raw: apiKeys({ prefix }),
@@ -367,7 +576,9 @@ describe('parseAuthConfig: refused configs', () => {
   });
 
   it('reports the cross-field rules together, and with a field issue', () => {
-    const raw = { auth: { mode: 'jwt', api_keys: { header: '' }, jwt: { ...jwks, public_key_env: 'P', algorithms: ['HS384'] } } };
+    const raw = {
+      auth: { mode: 'jwt', api_keys: { header: '' }, jwt: { ...jwks, public_key_env: 'P', algorithms: ['HS384'] } },
+    };
     const paths = ['auth.api_keys.header', 'auth.jwt', 'auth.jwt.algorithms'];
     expect(configErrorOf(raw).issues.map((issue) => issue.path)).toEqual(paths);
   });
@@ -397,7 +608,10 @@ describe('parseAuthConfig: the result', () => {
   });
 
   it('does not share or change the raw input', () => {
-    const raw = { auth: { mode: 'jwt', jwt: { ...jwks, algorithms: ['RS256'] } }, roles: [{ name: 'a', permissions: ['p'] }] };
+    const raw = {
+      auth: { mode: 'jwt', jwt: { ...jwks, algorithms: ['RS256'] } },
+      roles: [{ name: 'a', permissions: ['p'] }],
+    };
     const before = structuredClone(raw);
     const config = parseAuthConfig(raw);
     expect(raw).toEqual(before);
@@ -407,7 +621,18 @@ describe('parseAuthConfig: the result', () => {
 
   it('serialises to plain JSON without the parsed marker', () => {
     const config = parseAuthConfig({ auth: {} });
-    expect(Object.keys(config)).toEqual(['mode', 'modes', 'fallback', 'apiKeys', 'jwt', 'oauth2', 'roles', 'rateLimit', 'metrics', 'access']);
+    expect(Object.keys(config)).toEqual([
+      'mode',
+      'modes',
+      'fallback',
+      'apiKeys',
+      'jwt',
+      'oauth2',
+      'roles',
+      'rateLimit',
+      'metrics',
+      'access',
+    ]);
     expect(JSON.parse(JSON.stringify(config))).toEqual(config);
   });
 });

@@ -51,7 +51,12 @@ type Verdict = Pick<AuthDecision, 'outcome' | 'reason' | 'userId'> & { readonly 
  * request was passed on or answered. Either way it may throw (or reject) only with what an
  * `onDecision` listener or `next` threw: the caller hands that to `next(error)`, a 500.
  */
-export function authenticateRequest(deps: AuthenticateDeps, req: Request, res: Response, next: NextFunction): void | Promise<void> {
+export function authenticateRequest(
+  deps: AuthenticateDeps,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+): void | Promise<void> {
   if (isPreflight(req)) return next();
   const started = deps.onDecision === undefined ? 0 : performance.now();
   if (deps.limits !== null) return authenticateLimited(deps, deps.limits, req, res, next, started);
@@ -104,13 +109,28 @@ async function authenticateLimited(
  * one microtask later: Node's parser marks a request without a body `complete` only after it
  * emitted it, and the refusal must know whether a body is still to come (see `closeUnreadBody`).
  */
-function failed(deps: AuthenticateDeps, error: unknown, req: Request, res: Response, next: NextFunction, started: number) {
-  if (!isAnonymousAllowed(deps, error, req)) return Promise.resolve().then(() => refuse(deps, error, req, res, started, ''));
+function failed(
+  deps: AuthenticateDeps,
+  error: unknown,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  started: number,
+) {
+  if (!isAnonymousAllowed(deps, error, req))
+    return Promise.resolve().then(() => refuse(deps, error, req, res, started, ''));
   markAnonymous(req, error);
   return allow(deps, ANONYMOUS, req, res, next, started);
 }
 
-function allow(deps: AuthenticateDeps, context: AuthContext, req: Request, res: Response, next: NextFunction, started: number): void {
+function allow(
+  deps: AuthenticateDeps,
+  context: AuthContext,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  started: number,
+): void {
   decide(deps, res, started, { outcome: 'allowed', reason: null, userId: context.userId, method: context.method });
   req.auth = context;
   // Expect: 100-continue (with continueAfterAuthentication): only now is the client told to upload.

@@ -12,7 +12,10 @@ import type { AuthMiddleware } from './middleware.js';
  */
 export function describeStartup(auth: AuthMiddleware): string {
   const active = auth.methods.filter((method): method is AuthMode => method !== 'none');
-  const keys = active.length === 0 ? 'keys: none, requests are NOT authenticated' : `keys from ${describeKeySources(auth.config, active)}`;
+  const keys =
+    active.length === 0
+      ? 'keys: none, requests are NOT authenticated'
+      : `keys from ${describeKeySources(auth.config, active)}`;
   return `auth.mode ${listed(auth.modes)}, handler ${listed(auth.methods)}, ${keys}`;
 }
 

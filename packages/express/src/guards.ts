@@ -15,7 +15,11 @@ import { sendRefusal } from './error-handler.js';
 /** The lists of an AuthContext a guard can require names from. */
 type Held = 'permissions' | 'scopes' | 'roles';
 
-const REASON: Readonly<Record<Held, ForbiddenReason>> = { permissions: 'permission_missing', scopes: 'scope_missing', roles: 'role_missing' };
+const REASON: Readonly<Record<Held, ForbiddenReason>> = {
+  permissions: 'permission_missing',
+  scopes: 'scope_missing',
+  roles: 'role_missing',
+};
 
 // `auth.optional` remembers here why a request became anonymous, so that a guard after it asks
 // for credentials (401 with the mode's own challenge) instead of refusing them (403).
@@ -112,5 +116,8 @@ export function requireAccess(rule: AccessRule | undefined): RequestHandler {
   if (rule !== undefined && rule.permissions.length > 0) guards.push(requirePermissions(...rule.permissions));
   if (rule !== undefined && rule.scopes.length > 0) guards.push(requireScopes(...rule.scopes));
   if (rule !== undefined && rule.roles.length > 0) guards.push(requireRoles(...rule.roles));
-  return guards.reduceRight<RequestHandler>((after, guard) => (req, res, next) => guard(req, res, () => after(req, res, next)), PASS);
+  return guards.reduceRight<RequestHandler>(
+    (after, guard) => (req, res, next) => guard(req, res, () => after(req, res, next)),
+    PASS,
+  );
 }

@@ -51,13 +51,18 @@ export async function loadModeHandler(
     const handler = await createHandler(config, deps);
     if (handler.method !== 'none') handlers.push(handler);
   }
-  if (handlers.length === 0) return { handler: createNoAuthHandler(), fallback: factories.length === 0, methods: ['none'] };
+  if (handlers.length === 0)
+    return { handler: createNoAuthHandler(), fallback: factories.length === 0, methods: ['none'] };
   const methods = handlers.map((handler) => handler.method);
   if (handlers.length === 1) return { handler: handlers[0] as AuthHandler, fallback: false, methods };
   return { handler: await combineHandlers(handlers, config), fallback: false, methods };
 }
 
-async function importFactories(config: AuthConfig, deps: HandlerDeps, importModule: ImportModule): Promise<CreateHandler[]> {
+async function importFactories(
+  config: AuthConfig,
+  deps: HandlerDeps,
+  importModule: ImportModule,
+): Promise<CreateHandler[]> {
   const factories: CreateHandler[] = [];
   const missing: AuthMode[] = [];
   for (const mode of config.modes) {

@@ -30,7 +30,12 @@ export function openApiSecurity(
   const { header, allowBearer } = config.apiKeys;
   const apiKeyBearer = checked.has('api_key') && allowBearer;
   if (checked.has('api_key')) {
-    schemes.APIKeyHeader = { type: 'apiKey', in: 'header', name: header, description: `API key in the ${header} header` };
+    schemes.APIKeyHeader = {
+      type: 'apiKey',
+      in: 'header',
+      name: header,
+      description: `API key in the ${header} header`,
+    };
   }
   // One BearerAuth for every mode that takes a Bearer token; `bearerFormat: JWT` unless opaque tokens are taken too.
   const bearers = [

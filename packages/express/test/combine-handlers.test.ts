@@ -6,12 +6,18 @@ import { combineHandlers, isCompactJws } from '../src/combine-handlers.js';
 const config = parseAuthConfig({ auth: { mode: ['api_key', 'jwt'], jwt: { jwks_url: 'http://127.0.0.1:9/jwks' } } });
 
 /** A handler that refuses requests without credentials and answers the others as told. */
-function handler(method: 'api_key' | 'jwt', answer: () => Promise<unknown>, extra: Partial<AuthHandler> = {}): AuthHandler {
+function handler(
+  method: 'api_key' | 'jwt',
+  answer: () => Promise<unknown>,
+  extra: Partial<AuthHandler> = {},
+): AuthHandler {
   return {
     method,
     authenticate: (request) =>
       Object.keys(request.headers).length === 0
-        ? Promise.reject(new AuthError('credentials_missing', `${method === 'jwt' ? 'Bearer' : 'ApiKey'} realm="authlayer"`))
+        ? Promise.reject(
+            new AuthError('credentials_missing', `${method === 'jwt' ? 'Bearer' : 'ApiKey'} realm="authlayer"`),
+          )
         : (answer() as ReturnType<AuthHandler['authenticate']>),
     ...extra,
   };
@@ -34,7 +40,10 @@ describe('combineHandlers', () => {
   it('passes on what is not an AuthError (the middleware answers 500 for it)', async () => {
     const broken = new TypeError('bug');
     const combined = await combineHandlers(
-      [handler('api_key', () => Promise.reject(broken)), handler('jwt', () => Promise.resolve(createAuthContext({ method: 'jwt' })))],
+      [
+        handler('api_key', () => Promise.reject(broken)),
+        handler('jwt', () => Promise.resolve(createAuthContext({ method: 'jwt' }))),
+      ],
       config,
     );
     await expect(combined.authenticate({ headers: { 'x-api-key': 'k' } })).rejects.toBe(broken);
@@ -55,16 +64,27 @@ describe('combineHandlers', () => {
 });
 
 describe('combineHandlers picks the mode from rawHeaders, as the handlers read them', () => {
-  const answering = (method: 'api_key' | 'jwt') => handler(method, () => Promise.resolve(createAuthContext({ method })));
+  const answering = (method: 'api_key' | 'jwt') =>
+    handler(method, () => Promise.resolve(createAuthContext({ method })));
   const jws = forgeToken({ alg: 'RS256' }, { sub: 'x' }, 'c2ln');
 
   it.each([
-    ['two empty API key headers and a JWS Bearer → jwt', ['X-API-Key', '', 'X-API-Key', '', 'Authorization', `Bearer ${jws}`], 'jwt'],
-    ['an API key header that headers would not show → api_key', ['X-API-Key', 'k', 'Authorization', `Bearer ${jws}`], 'api_key'],
+    [
+      'two empty API key headers and a JWS Bearer → jwt',
+      ['X-API-Key', '', 'X-API-Key', '', 'Authorization', `Bearer ${jws}`],
+      'jwt',
+    ],
+    [
+      'an API key header that headers would not show → api_key',
+      ['X-API-Key', 'k', 'Authorization', `Bearer ${jws}`],
+      'api_key',
+    ],
   ])('%s', async (_name, rawHeaders, method) => {
     const combined = await combineHandlers([answering('api_key'), answering('jwt')], config);
     // headers as Node would give them: the repeated empty header joined to ", ", the late one dropped.
-    const headers = rawHeaders.includes('') ? { 'x-api-key': ', ', authorization: `Bearer ${jws}` } : { authorization: `Bearer ${jws}` };
+    const headers = rawHeaders.includes('')
+      ? { 'x-api-key': ', ', authorization: `Bearer ${jws}` }
+      : { authorization: `Bearer ${jws}` };
     await expect(combined.authenticate({ headers, rawHeaders })).resolves.toMatchObject({ method });
   });
 });

@@ -36,7 +36,14 @@ describe('one decision per request (onDecision)', () => {
     const { server, decisions } = await app();
     await request(server).post('/invoke').set('X-API-Key', KEY).set('X-Request-Id', 'req-1').expect(200);
     expect(decisions).toEqual([
-      { outcome: 'allowed', method: 'api_key', reason: null, userId: 'SERVICE_API_KEY', requestId: 'req-1', durationMs: expect.any(Number) },
+      {
+        outcome: 'allowed',
+        method: 'api_key',
+        reason: null,
+        userId: 'SERVICE_API_KEY',
+        requestId: 'req-1',
+        durationMs: expect.any(Number),
+      },
     ]);
     expect(decisions[0]!.durationMs).toBeGreaterThanOrEqual(0);
   });
@@ -80,17 +87,19 @@ describe('requestId()', () => {
     expect(res.headers['x-request-id']).toBe('abc.DEF_1:2-3');
   });
 
-  it.each([['missing', undefined], ['too long', 'a'.repeat(129)], ['with spaces', 'a b'], ['with quotes', 'x"y']])(
-    'makes a new id when the given one is %s',
-    async (_name, given) => {
-      const { server, decisions } = await app();
-      const req = request(server).post('/invoke');
-      if (given !== undefined) void req.set('X-Request-Id', given);
-      const res = await req;
-      expect(res.headers['x-request-id']).toMatch(UUID);
-      expect(decisions[0]!.requestId).toBe(res.headers['x-request-id']);
-    },
-  );
+  it.each([
+    ['missing', undefined],
+    ['too long', 'a'.repeat(129)],
+    ['with spaces', 'a b'],
+    ['with quotes', 'x"y'],
+  ])('makes a new id when the given one is %s', async (_name, given) => {
+    const { server, decisions } = await app();
+    const req = request(server).post('/invoke');
+    if (given !== undefined) void req.set('X-Request-Id', given);
+    const res = await req;
+    expect(res.headers['x-request-id']).toMatch(UUID);
+    expect(decisions[0]!.requestId).toBe(res.headers['x-request-id']);
+  });
 });
 
 describe('helpers for operators', () => {

@@ -8,13 +8,19 @@ const make = (config: object, env: Record<string, string> = { SERVICE_API_KEY: K
 
 describe('describeStartup', () => {
   it('names the mode, the handler and the variable, never the key', async () => {
-    const line = describeStartup(await make({ auth: { mode: 'api_key', api_keys: { prefix: 'prod' } } }, { PROD_API_KEY: KEY }));
+    const line = describeStartup(
+      await make({ auth: { mode: 'api_key', api_keys: { prefix: 'prod' } } }, { PROD_API_KEY: KEY }),
+    );
     expect(line).toBe('auth.mode api_key, handler api_key, keys from environment variable PROD_API_KEY');
   });
 
   it('names a jwks_url with its query values redacted', async () => {
-    const auth = await make({ auth: { mode: 'jwt', jwt: { jwks_url: 'https://idp.example/jwks?access_token=hunter2' } } });
-    expect(describeStartup(auth)).toBe('auth.mode jwt, handler jwt, keys from jwks_url https://idp.example/jwks?access_token=redacted');
+    const auth = await make({
+      auth: { mode: 'jwt', jwt: { jwks_url: 'https://idp.example/jwks?access_token=hunter2' } },
+    });
+    expect(describeStartup(auth)).toBe(
+      'auth.mode jwt, handler jwt, keys from jwks_url https://idp.example/jwks?access_token=redacted',
+    );
   });
 
   it('says loudly when nothing is checked', async () => {

@@ -46,7 +46,11 @@ describe('errorHandler', () => {
 
   it('renders an unsupported Content-Encoding as 415', async () => {
     const { app } = appThrowing(null);
-    const res = await request(app).post('/json').set('Content-Type', 'application/json').set('Content-Encoding', 'zstd-x').send('{}');
+    const res = await request(app)
+      .post('/json')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'zstd-x')
+      .send('{}');
     expect(res.status).toBe(415);
     expect(res.body.error).toBe('unsupported_media_type');
   });
@@ -107,7 +111,8 @@ describe('notFound', () => {
 
 describe('errorHandler and ForbiddenError', () => {
   it('renders a thrown ForbiddenError as 403 with its challenge, in the same place as a 401', async () => {
-    const challenge = 'Bearer realm="authlayer", error="insufficient_scope", error_description="the role admin is required"';
+    const challenge =
+      'Bearer realm="authlayer", error="insufficient_scope", error_description="the role admin is required"';
     const { app } = appThrowing(new ForbiddenError('role_missing', challenge, ['admin']));
     const res = await request(app).get('/throw').expect(403);
     expect(res.body).toEqual({ error: 'forbidden', message: 'the role admin is required' });

@@ -18,7 +18,10 @@ async function listen(app: express.Express, wire: boolean): Promise<Server> {
 }
 
 async function userApp() {
-  const auth = await createAuthMiddleware({ auth: { mode: 'api_key' } }, { env: { SERVICE_API_KEY: KEY }, logger: createCaptureLogger() });
+  const auth = await createAuthMiddleware(
+    { auth: { mode: 'api_key' } },
+    { env: { SERVICE_API_KEY: KEY }, logger: createCaptureLogger() },
+  );
   const app = express();
   app.post('/invoke', auth, express.json(), (req, res) => res.json(req.body));
   app.use(errorHandler({ logger: createCaptureLogger() }));

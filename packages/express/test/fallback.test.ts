@@ -19,7 +19,12 @@ describe.each([
 
   beforeAll(async () => {
     child = spawn(process.execPath, ['--import', fixture('hide-packages.mjs'), fixture('jwt-mode-server.mjs')], {
-      env: { ...process.env, ...extraEnv, AUTHLAYER_HIDE_PACKAGES: pkg, ...(authSection === undefined ? {} : { AUTHLAYER_TEST_AUTH: authSection }) },
+      env: {
+        ...process.env,
+        ...extraEnv,
+        AUTHLAYER_HIDE_PACKAGES: pkg,
+        ...(authSection === undefined ? {} : { AUTHLAYER_TEST_AUTH: authSection }),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -54,7 +59,10 @@ describe.each([
   });
 
   it('keeps a guarded route closed: the no-auth handler grants no permission (403)', async () => {
-    const res = await fetch(`http://127.0.0.1:${ready.port}/guarded`, { method: 'POST', headers: { authorization: 'Bearer x.y.z' } });
+    const res = await fetch(`http://127.0.0.1:${ready.port}/guarded`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer x.y.z' },
+    });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ error: 'forbidden', message: 'the permission invoke is required' });
   });

@@ -9,7 +9,10 @@ const ok: RequestHandler = (req, res) => res.json(req.auth);
 
 async function appFor(apiKeys: object) {
   const logger = createCaptureLogger();
-  const auth = await createAuthMiddleware({ auth: { mode: 'api_key', api_keys: apiKeys } }, { env: { SERVICE_API_KEY: KEY }, logger });
+  const auth = await createAuthMiddleware(
+    { auth: { mode: 'api_key', api_keys: apiKeys } },
+    { env: { SERVICE_API_KEY: KEY }, logger },
+  );
   const seen: string[] = [];
   const app = express();
   app.post('/invoke', auth, requirePermissions('invoke'), (req, res) => {
@@ -50,7 +53,9 @@ describe('guards in API key mode', () => {
 
   it('keeps a guarded route closed (403) when API keys are disabled (the no-auth handler grants nothing)', async () => {
     const { app, seen, logger } = await appFor({ enabled: false });
-    await request(app).post('/invoke').expect(403, { error: 'forbidden', message: 'the permission invoke is required' });
+    await request(app)
+      .post('/invoke')
+      .expect(403, { error: 'forbidden', message: 'the permission invoke is required' });
     await request(app).post('/invoke').set('X-API-Key', 'anything').expect(403);
     expect(seen).toEqual([]);
     // ...while an unguarded route passes, as the spec's fallback says.
@@ -66,7 +71,10 @@ describe('requireAccess', () => {
   it('passes any authenticated caller when there is no rule, and guards with the kinds a rule lists', async () => {
     const { app } = await appFor({});
     await request(app).get('/no-rule').set('X-API-Key', KEY).expect(200);
-    await request(app).get('/roles-rule').set('X-API-Key', KEY).expect(403, { error: 'forbidden', message: 'the role ops is required' });
+    await request(app)
+      .get('/roles-rule')
+      .set('X-API-Key', KEY)
+      .expect(403, { error: 'forbidden', message: 'the role ops is required' });
     await request(app).get('/no-rule').expect(401);
   });
 });

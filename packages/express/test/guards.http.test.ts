@@ -88,7 +88,10 @@ describe('guards with JWTs from a real OpenID provider', () => {
   it('never grants by substring of a string permissions claim ("admin invoke")', async () => {
     const res = await call('post', '/invoke', 'stringy').expect(403);
     expect(res.body.message).toBe('the permission invoke is required');
-    await call('get', '/both', 'stringy').expect(403, { error: 'forbidden', message: 'the permissions invoke, admin are required' });
+    await call('get', '/both', 'stringy').expect(403, {
+      error: 'forbidden',
+      message: 'the permissions invoke, admin are required',
+    });
   });
 
   it('never grants by key of an object permissions claim', async () => {
@@ -110,7 +113,10 @@ describe('guards with JWTs from a real OpenID provider', () => {
 
   it('requireAccess checks permissions, then scopes, then roles, all needed', async () => {
     await call('get', '/rule', 'admin').expect(200);
-    await call('get', '/rule', 'reader').expect(403, { error: 'forbidden', message: 'the permission invoke is required' });
+    await call('get', '/rule', 'reader').expect(403, {
+      error: 'forbidden',
+      message: 'the permission invoke is required',
+    });
     const res = await call('get', '/rule', 'invoker').expect(403);
     expect(res.body.message).toBe('the scope read is required');
     expect(res.headers['www-authenticate']).toBe(forbidden('the scope read is required', 'read'));

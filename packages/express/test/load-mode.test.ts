@@ -9,7 +9,9 @@ const deps = () => ({ env: { SERVICE_API_KEY: 'k' }, logger: captureLogger() });
 
 /** What Node's resolver throws for a package that is not installed. */
 function notFound(name: string, from = '/app/node_modules/@authlayer/express/dist/load-mode.js') {
-  return Object.assign(new Error(`Cannot find package '${name}' imported from ${from}`), { code: 'ERR_MODULE_NOT_FOUND' });
+  return Object.assign(new Error(`Cannot find package '${name}' imported from ${from}`), {
+    code: 'ERR_MODULE_NOT_FOUND',
+  });
 }
 
 describe('modePackageName', () => {
@@ -103,30 +105,45 @@ describe('loadModeHandler with several modes', () => {
   });
 
   it('leaves out API keys that are disabled', async () => {
-    const config = parseAuthConfig({ auth: { mode: ['api_key', 'jwt'], api_keys: { enabled: false }, jwt: { jwks_url: 'http://127.0.0.1:9/jwks' } } });
+    const config = parseAuthConfig({
+      auth: { mode: ['api_key', 'jwt'], api_keys: { enabled: false }, jwt: { jwks_url: 'http://127.0.0.1:9/jwks' } },
+    });
     const loaded = await loadModeHandler(config, deps());
     expect(loaded).toMatchObject({ fallback: false, methods: ['jwt'] });
   });
 
   it.each([
-    ['one of several', both, ['@authlayer/jwt'], 'auth.mode: the package @authlayer/jwt is not installed and auth.fallback is refuse'],
-    ['the only one', jwt, ['@authlayer/jwt'], 'auth.mode: the package @authlayer/jwt is not installed and auth.fallback is refuse'],
+    [
+      'one of several',
+      both,
+      ['@authlayer/jwt'],
+      'auth.mode: the package @authlayer/jwt is not installed and auth.fallback is refuse',
+    ],
+    [
+      'the only one',
+      jwt,
+      ['@authlayer/jwt'],
+      'auth.mode: the package @authlayer/jwt is not installed and auth.fallback is refuse',
+    ],
   ])('with auth.fallback: refuse, fails start-up when %s is missing', async (_name, config, hidden, message) => {
     const refusing = parseAuthConfig({ auth: { ...toRaw(config), fallback: 'refuse' } });
     const d = deps();
-    await expect(loadModeHandler(refusing, d, hiding(hidden))).rejects.toMatchObject({ name: 'ConfigError', path: 'auth.mode', message });
+    await expect(loadModeHandler(refusing, d, hiding(hidden))).rejects.toMatchObject({
+      name: 'ConfigError',
+      path: 'auth.mode',
+      message,
+    });
     expect(d.logger.text).toEqual([]);
   });
 
   it('refuses to combine a handler that accepts a request without credentials', async () => {
     const open = { createHandler: () => Promise.resolve({ method: 'jwt', authenticate: () => Promise.resolve({}) }) };
-    await expect(loadModeHandler(both, deps(), (name) => (name === '@authlayer/jwt' ? Promise.resolve(open) : import(name)))).rejects.toThrow(
-      'the jwt handler accepts a request without credentials; it cannot be combined',
-    );
+    await expect(
+      loadModeHandler(both, deps(), (name) => (name === '@authlayer/jwt' ? Promise.resolve(open) : import(name))),
+    ).rejects.toThrow('the jwt handler accepts a request without credentials; it cannot be combined');
   });
 });
 
 function toRaw(config: ReturnType<typeof parseAuthConfig>) {
   return { mode: [...config.modes], jwt: { jwks_url: config.jwt.jwksUrl } };
 }
-

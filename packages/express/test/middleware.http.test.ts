@@ -52,7 +52,9 @@ describe('createAuthMiddleware', () => {
     const { app } = await userApp();
     const refused = await request(app).post('/invoke').set('Connection', 'keep-alive').expect(401);
     expect(refused.headers.connection).toBe('keep-alive');
-    expect(refused.headers['www-authenticate']).toBe('ApiKey realm="authlayer", header="X-API-Key", Bearer realm="authlayer"');
+    expect(refused.headers['www-authenticate']).toBe(
+      'ApiKey realm="authlayer", header="X-API-Key", Bearer realm="authlayer"',
+    );
   });
 
   it('says what it is: mode, method and the parsed config', async () => {
@@ -101,7 +103,10 @@ describe('createAuthMiddleware', () => {
         Promise.resolve({
           createHandler: (_config: unknown, deps: unknown) => {
             calls.push(deps);
-            return Promise.resolve({ method: 'api_key', authenticate: () => Promise.resolve(createAuthContext({ method: 'api_key' })) });
+            return Promise.resolve({
+              method: 'api_key',
+              authenticate: () => Promise.resolve(createAuthContext({ method: 'api_key' })),
+            });
           },
         }),
     });
@@ -111,7 +116,12 @@ describe('createAuthMiddleware', () => {
   it('works behind the JSON error handler too', async () => {
     const { app } = await userApp();
     app.use(errorHandler({ logger: captureLogger() }));
-    await request(app).post('/invoke').set('X-API-Key', KEY).set('Content-Type', 'application/json').send('{bad').expect(400);
+    await request(app)
+      .post('/invoke')
+      .set('X-API-Key', KEY)
+      .set('Content-Type', 'application/json')
+      .send('{bad')
+      .expect(400);
   });
 });
 
@@ -130,7 +140,10 @@ describe('what the middleware tells operators', () => {
 
   it('describe() and readiness() ask the active handler', async () => {
     const auth = await withHandler(
-      handlerWith({ describe: () => ({ clients: ['billing'] }), readiness: () => ({ ready: false, keys: 'not_fetched' }) }),
+      handlerWith({
+        describe: () => ({ clients: ['billing'] }),
+        readiness: () => ({ ready: false, keys: 'not_fetched' }),
+      }),
     );
     expect(auth.describe()).toEqual({ clients: ['billing'] });
     expect(auth.readiness()).toEqual({ ready: false, keys: 'not_fetched' });

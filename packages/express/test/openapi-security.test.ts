@@ -7,7 +7,12 @@ describe('openApiSecurity', () => {
     const config = parseAuthConfig({ auth: { api_keys: { header: 'X-Custom-Key' } } });
     expect(openApiSecurity(config)).toEqual({
       schemes: {
-        APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Custom-Key', description: 'API key in the X-Custom-Key header' },
+        APIKeyHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Custom-Key',
+          description: 'API key in the X-Custom-Key header',
+        },
         BearerAuth: { type: 'http', scheme: 'bearer', description: 'API key as a Bearer token' },
       },
       requirements: [{ APIKeyHeader: [] }, { BearerAuth: [] }],
@@ -29,9 +34,17 @@ describe('openApiSecurity', () => {
   });
 
   it('offers BearerAuth without a format in oauth2 mode', () => {
-    const config = parseAuthConfig({ auth: { mode: 'oauth2', oauth2: { introspection_url: 'https://idp.example.com/i', client_id: 'c' } } });
+    const config = parseAuthConfig({
+      auth: { mode: 'oauth2', oauth2: { introspection_url: 'https://idp.example.com/i', client_id: 'c' } },
+    });
     expect(openApiSecurity(config)).toEqual({
-      schemes: { BearerAuth: { type: 'http', scheme: 'bearer', description: 'OAuth2 access token, checked at the provider (RFC 7662)' } },
+      schemes: {
+        BearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'OAuth2 access token, checked at the provider (RFC 7662)',
+        },
+      },
       requirements: [{ BearerAuth: [] }],
     });
   });
@@ -43,13 +56,25 @@ describe('openApiSecurity', () => {
 });
 
 describe('openApiSecurity with several modes', () => {
-  const both = parseAuthConfig({ auth: { mode: ['api_key', 'jwt'], jwt: { jwks_url: 'https://idp.example.com/jwks' } } });
+  const both = parseAuthConfig({
+    auth: { mode: ['api_key', 'jwt'], jwt: { jwks_url: 'https://idp.example.com/jwks' } },
+  });
 
   it('lists each scheme as an alternative, one BearerAuth serving JWT and the API key', () => {
     expect(openApiSecurity(both)).toEqual({
       schemes: {
-        APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key in the X-API-Key header' },
-        BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'JWT access token, or API key as a Bearer token' },
+        APIKeyHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'API key in the X-API-Key header',
+        },
+        BearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'JWT access token, or API key as a Bearer token',
+        },
       },
       requirements: [{ APIKeyHeader: [] }, { BearerAuth: [] }],
     });

@@ -11,7 +11,10 @@ const API_KEY_MISSING = 'ApiKey realm="authlayer", header="X-API-Key", Bearer re
 
 let auth: AuthMiddleware;
 beforeAll(async () => {
-  auth = await createAuthMiddleware({ auth: { mode: 'api_key' } }, { env: { SERVICE_API_KEY: KEY }, logger: createCaptureLogger() });
+  auth = await createAuthMiddleware(
+    { auth: { mode: 'api_key' } },
+    { env: { SERVICE_API_KEY: KEY }, logger: createCaptureLogger() },
+  );
 });
 
 describe('auth.optional', () => {
@@ -34,7 +37,9 @@ describe('auth.optional', () => {
 
   it('answers a wrong credential with the same 401 as auth, never anonymous', async () => {
     const res = await request(app()).get('/me').set('X-API-Key', 'wrong').expect(401);
-    const strict = await request(express().get('/me', auth, (_req, res2) => res2.end())).get('/me').set('X-API-Key', 'wrong');
+    const strict = await request(express().get('/me', auth, (_req, res2) => res2.end()))
+      .get('/me')
+      .set('X-API-Key', 'wrong');
     expect(res.body).toEqual(strict.body);
     expect(res.headers['www-authenticate']).toBe(strict.headers['www-authenticate']);
     await request(app()).get('/me').set('Authorization', `Bearer wrong`).expect(401);
@@ -100,6 +105,10 @@ describe('CORS preflight, with the cors package', () => {
   it('leaves req.auth unset on the preflight, so a guard after it still refuses', async () => {
     const made = express();
     made.options('/invoke', auth, requirePermissions('invoke'), (_req, res) => res.sendStatus(204));
-    await request(made).options('/invoke').set('Origin', ORIGIN).set('Access-Control-Request-Method', 'POST').expect(401);
+    await request(made)
+      .options('/invoke')
+      .set('Origin', ORIGIN)
+      .set('Access-Control-Request-Method', 'POST')
+      .expect(401);
   });
 });

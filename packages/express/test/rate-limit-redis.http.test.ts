@@ -24,14 +24,17 @@ type Replica = Awaited<ReturnType<typeof replica>>;
 async function alternate(replicas: Replica[], count: number, key = KEY): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < count; i++) {
-    const { status } = await request(replicas[i % replicas.length]!.app).post('/invoke').set('X-API-Key', key);
+    const { status } = await request(replicas[i % replicas.length]!.app)
+      .post('/invoke')
+      .set('X-API-Key', key);
     statuses.push(status);
   }
   return statuses;
 }
 
 const ok = (statuses: number[]) => statuses.filter((s) => s === 200).length;
-const warned = (logger: CaptureLogger) => logger.text.filter((t) => t.startsWith('warn: rate_limit: Redis is unreachable'));
+const warned = (logger: CaptureLogger) =>
+  logger.text.filter((t) => t.startsWith('warn: rate_limit: Redis is unreachable'));
 
 describe('rate_limit.store redis:// (one limit shared by replicas)', () => {
   let redis: RedisServer;

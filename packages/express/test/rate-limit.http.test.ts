@@ -50,7 +50,14 @@ async function fromAddress(app: express.Express, localAddress: string, key: stri
   servers.push(server);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  const req = httpRequest({ host: '127.0.0.1', port, localAddress, method: 'POST', path: '/invoke', headers: { 'X-API-Key': key } });
+  const req = httpRequest({
+    host: '127.0.0.1',
+    port,
+    localAddress,
+    method: 'POST',
+    path: '/invoke',
+    headers: { 'X-API-Key': key },
+  });
   req.end();
   const [res] = (await once(req, 'response')) as [{ statusCode: number; resume(): void }];
   res.resume();
@@ -91,7 +98,11 @@ describe('rate_limit.failed_auth_per_minute (per client address, before any veri
 
   it('trust_proxy true: the address is the first X-Forwarded-For entry, so another client is unaffected', async () => {
     const { app } = await limitedApp({ failed_auth_per_minute: 1, trust_proxy: true });
-    await request(app).post('/invoke').set('X-Forwarded-For', '203.0.113.7, 10.0.0.1').set('X-API-Key', 'wrong').expect(401);
+    await request(app)
+      .post('/invoke')
+      .set('X-Forwarded-For', '203.0.113.7, 10.0.0.1')
+      .set('X-API-Key', 'wrong')
+      .expect(401);
     await request(app).post('/invoke').set('X-Forwarded-For', '203.0.113.7').set('X-API-Key', KEY).expect(429);
     await request(app).post('/invoke').set('X-Forwarded-For', '198.51.100.9').set('X-API-Key', KEY).expect(200);
   });
@@ -114,7 +125,11 @@ describe('rate_limit.requests_per_minute (per identity, on protected routes)', (
     expect(over.body.error).toBe('rate_limited');
     expect(over.headers['retry-after']).toMatch(/^(59|60)$/);
     expect(over.headers.connection).toBe('close');
-    expect(decisions.at(-1)).toMatchObject({ outcome: 'rate_limited', reason: 'too_many_requests', userId: 'SERVICE_API_KEY' });
+    expect(decisions.at(-1)).toMatchObject({
+      outcome: 'rate_limited',
+      reason: 'too_many_requests',
+      userId: 'SERVICE_API_KEY',
+    });
   });
 
   it('is off when the section is absent, and close() is harmless', async () => {

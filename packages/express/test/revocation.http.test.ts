@@ -11,10 +11,17 @@ beforeAll(async () => {
   key = await createSigningKey('HS256');
 });
 
-async function appWith(isRevoked: (context: unknown, claims: Readonly<Record<string, unknown>>) => boolean | Promise<boolean>) {
+async function appWith(
+  isRevoked: (context: unknown, claims: Readonly<Record<string, unknown>>) => boolean | Promise<boolean>,
+) {
   const config = { auth: { mode: 'jwt', jwt: { public_key_env: 'JWT_SECRET', algorithms: ['HS256'] } } };
   const logger = createCaptureLogger();
-  const auth = await createAuthMiddleware(config, { env: { JWT_SECRET: key.envValue }, logger, now: () => NOW * 1000, isRevoked });
+  const auth = await createAuthMiddleware(config, {
+    env: { JWT_SECRET: key.envValue },
+    logger,
+    now: () => NOW * 1000,
+    isRevoked,
+  });
   const app = express();
   app.get('/me', auth, (req, res) => res.json(req.auth));
   return { app, logger };

@@ -45,7 +45,10 @@ async function middleware(config: object, options: object = {}) {
 }
 
 const withHandler = (handler: AuthHandler) =>
-  middleware({ auth: { mode: 'api_key' } }, { importModule: () => Promise.resolve({ createHandler: () => Promise.resolve(handler) }) });
+  middleware(
+    { auth: { mode: 'api_key' } },
+    { importModule: () => Promise.resolve({ createHandler: () => Promise.resolve(handler) }) },
+  );
 
 const token = () => mintToken(signing, { sub: 'u-1', exp: NOW + 60 });
 
@@ -73,7 +76,10 @@ describe('next() in the same turn', () => {
   it('several modes on one route keep the chosen mode synchronous', async () => {
     const { app } = await middleware({ auth: { mode: ['api_key', 'jwt'], jwt: { public_key_env: 'JWT_PUBLIC_KEY' } } });
     const byKey = await request(app).post('/invoke').set('X-API-Key', KEY).expect(200);
-    const byToken = await request(app).post('/invoke').set('Authorization', `Bearer ${await token()}`).expect(200);
+    const byToken = await request(app)
+      .post('/invoke')
+      .set('Authorization', `Bearer ${await token()}`)
+      .expect(200);
     expect([byKey.body, byToken.body]).toEqual([
       { sameTurn: true, userId: 'SERVICE_API_KEY' },
       { sameTurn: true, userId: 'u-1' },
@@ -106,7 +112,11 @@ describe('a synchronous throw stays fail-closed', () => {
 
   it('a synchronous AuthError is the 401, and a bodyless request keeps its connection', async () => {
     const { app } = await middleware({ auth: { mode: 'api_key' } });
-    const res = await request(app).post('/invoke').set('Connection', 'keep-alive').set('X-API-Key', 'wrong').expect(401);
+    const res = await request(app)
+      .post('/invoke')
+      .set('Connection', 'keep-alive')
+      .set('X-API-Key', 'wrong')
+      .expect(401);
     expect(res.body).toEqual({ error: 'unauthorized', message: 'the credentials are not valid' });
     expect(res.headers.connection).toBe('keep-alive');
   });

@@ -21,7 +21,11 @@ beforeAll(async () => {
       auth: { mode: ['api_key', 'jwt'], jwt: { public_key_env: 'JWT_PUBLIC_KEY', leeway_seconds: 0 } },
       roles: [{ name: 'caller', permissions: ['invoke'] }],
     },
-    { env: { SERVICE_API_KEY: KEY, JWT_PUBLIC_KEY: signing.envValue }, logger: createCaptureLogger(), now: () => NOW * 1000 },
+    {
+      env: { SERVICE_API_KEY: KEY, JWT_PUBLIC_KEY: signing.envValue },
+      logger: createCaptureLogger(),
+      now: () => NOW * 1000,
+    },
   );
   app = express();
   app.post('/invoke', auth, (req, res) => res.json(req.auth));
@@ -43,8 +47,13 @@ describe('auth.mode: [api_key, jwt]', () => {
   });
 
   it('accepts a JWT with method "jwt"', async () => {
-    const res = await request(app).post('/invoke').set('Authorization', `Bearer ${await token({ roles: ['caller'] })}`).expect(200);
-    expect(res.body).toEqual(expectedContext({ method: 'jwt', userId: 'u-1', roles: ['caller'], permissions: ['invoke'] }));
+    const res = await request(app)
+      .post('/invoke')
+      .set('Authorization', `Bearer ${await token({ roles: ['caller'] })}`)
+      .expect(200);
+    expect(res.body).toEqual(
+      expectedContext({ method: 'jwt', userId: 'u-1', roles: ['caller'], permissions: ['invoke'] }),
+    );
   });
 
   it('accepts a Bearer API key that contains dots (not a compact JWS) with method "api_key"', async () => {
@@ -53,7 +62,10 @@ describe('auth.mode: [api_key, jwt]', () => {
   });
 
   it("gives an expired JWT the JWT's reason, with every challenge", async () => {
-    const res = await request(app).post('/invoke').set('Authorization', `Bearer ${await token({ exp: NOW - 1 })}`).expect(401);
+    const res = await request(app)
+      .post('/invoke')
+      .set('Authorization', `Bearer ${await token({ exp: NOW - 1 })}`)
+      .expect(401);
     expect(res.body).toEqual({ error: 'unauthorized', message: 'the token has expired' });
     expect(res.headers['www-authenticate']).toBe(
       `Bearer realm="authlayer", error="invalid_token", error_description="the token has expired", ${API_KEY_CHALLENGE}`,
@@ -84,7 +96,10 @@ describe('auth.mode: [api_key, jwt]', () => {
 
   it('guards the route whichever mode authenticated', async () => {
     await request(app).post('/guarded').set('X-API-Key', KEY).expect(403);
-    await request(app).post('/guarded').set('Authorization', `Bearer ${await token({ roles: ['caller'] })}`).expect(200);
+    await request(app)
+      .post('/guarded')
+      .set('Authorization', `Bearer ${await token({ roles: ['caller'] })}`)
+      .expect(200);
   });
 
   it('composes describe() and readiness() of both handlers', () => {
@@ -96,8 +111,18 @@ describe('auth.mode: [api_key, jwt]', () => {
 describe('auth.mode: [jwt, api_key] without allow_bearer', () => {
   it('sends every Bearer value to jwt and the header to api_key', async () => {
     const both = await createAuthMiddleware(
-      { auth: { mode: ['jwt', 'api_key'], api_keys: { allow_bearer: false }, jwt: { public_key_env: 'JWT_PUBLIC_KEY' } } },
-      { env: { SERVICE_API_KEY: KEY, JWT_PUBLIC_KEY: signing.envValue }, logger: createCaptureLogger(), now: () => NOW * 1000 },
+      {
+        auth: {
+          mode: ['jwt', 'api_key'],
+          api_keys: { allow_bearer: false },
+          jwt: { public_key_env: 'JWT_PUBLIC_KEY' },
+        },
+      },
+      {
+        env: { SERVICE_API_KEY: KEY, JWT_PUBLIC_KEY: signing.envValue },
+        logger: createCaptureLogger(),
+        now: () => NOW * 1000,
+      },
     );
     const only = express().get('/', both, (req, res) => res.json(req.auth?.method));
     const res = await request(only).get('/').set('Authorization', `Bearer ${KEY}`).expect(401);
@@ -123,9 +148,17 @@ describe('decisions with several modes (onDecision)', () => {
         onDecision: ({ outcome, method, reason }) => decisions.push({ outcome, method, reason }),
       },
     );
-    const server = express().get('/', both, (_req, res) => res.end()).get('/me', both.optional, (_req, res) => res.end());
-    await request(server).get('/').set('Authorization', `Bearer ${await token({})}`).expect(200);
-    await request(server).get('/').set('Authorization', `Bearer ${await token({ exp: NOW - 1 })}`).expect(401);
+    const server = express()
+      .get('/', both, (_req, res) => res.end())
+      .get('/me', both.optional, (_req, res) => res.end());
+    await request(server)
+      .get('/')
+      .set('Authorization', `Bearer ${await token({})}`)
+      .expect(200);
+    await request(server)
+      .get('/')
+      .set('Authorization', `Bearer ${await token({ exp: NOW - 1 })}`)
+      .expect(401);
     await request(server).get('/').set('X-API-Key', 'wrong').expect(401);
     await request(server).get('/me').expect(200);
     expect(decisions).toEqual([

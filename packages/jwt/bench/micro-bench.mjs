@@ -31,12 +31,24 @@ function mintPool(key, count) {
   const signer =
     key.signingKey instanceof Uint8Array
       ? (input) => createHmac(hash, key.signingKey).update(input).digest()
-      : ((privateKey) => (input) =>
-          sign(hash, Buffer.from(input), key.alg.startsWith('ES') ? { key: privateKey, dsaEncoding: 'ieee-p1363' } : privateKey))(
-          KeyObject.from(key.signingKey),
-        );
+      : (
+          (privateKey) => (input) =>
+            sign(
+              hash,
+              Buffer.from(input),
+              key.alg.startsWith('ES') ? { key: privateKey, dsaEncoding: 'ieee-p1363' } : privateKey,
+            )
+        )(KeyObject.from(key.signingKey));
   return Array.from({ length: count }, (_, i) => {
-    const claims = { sub: `user-${i}`, iss: ISSUER, aud: 'api', iat: now, exp: now + 3600, roles: ['reader'], scope: 'invoke read' };
+    const claims = {
+      sub: `user-${i}`,
+      iss: ISSUER,
+      aud: 'api',
+      iat: now,
+      exp: now + 3600,
+      roles: ['reader'],
+      scope: 'invoke read',
+    };
     const input = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
     return `${input}.${signer(input).toString('base64url')}`;
   });
@@ -74,7 +86,10 @@ async function measure(run) {
 /** (a): the signature check alone, with the signing input and signature already as bytes. */
 function rawVerifier(key, tokens) {
   const hash = `sha${key.alg.slice(2)}`;
-  const parts = tokens.map((t) => ({ input: Buffer.from(t.slice(0, t.lastIndexOf('.'))), sig: Buffer.from(t.split('.')[2], 'base64url') }));
+  const parts = tokens.map((t) => ({
+    input: Buffer.from(t.slice(0, t.lastIndexOf('.'))),
+    sig: Buffer.from(t.split('.')[2], 'base64url'),
+  }));
   if (key.alg.startsWith('HS')) {
     const secret = createSecretKey(Buffer.from(key.envValue));
     return (i) => {
@@ -93,12 +108,24 @@ function rawVerifier(key, tokens) {
 async function rows(alg) {
   const key = await createSigningKey(alg);
   const tokens = mintPool(key, POOL);
-  const config = parseAuthConfig({ auth: { mode: 'jwt', jwt: { public_key_env: 'K', algorithms: [alg], issuer: ISSUER, audience: 'api' } } });
+  const config = parseAuthConfig({
+    auth: { mode: 'jwt', jwt: { public_key_env: 'K', algorithms: [alg], issuer: ISSUER, audience: 'api' } },
+  });
   const handler = await createJwtHandler(config, { env: { K: key.envValue }, logger: createCaptureLogger() });
-  const uncached = await createJwtHandler(config, { env: { K: key.envValue }, logger: createCaptureLogger(), tokenCache: { maxEntries: 0 } });
+  const uncached = await createJwtHandler(config, {
+    env: { K: key.envValue },
+    logger: createCaptureLogger(),
+    tokenCache: { maxEntries: 0 },
+  });
   const requests = tokens.map((t) => ({ headers: { authorization: `Bearer ${t}` } }));
   const joseKey = alg.startsWith('HS')
-    ? await crypto.subtle.importKey('raw', Buffer.from(key.envValue), { name: 'HMAC', hash: `SHA-${alg.slice(2)}` }, false, ['verify'])
+    ? await crypto.subtle.importKey(
+        'raw',
+        Buffer.from(key.envValue),
+        { name: 'HMAC', hash: `SHA-${alg.slice(2)}` },
+        false,
+        ['verify'],
+      )
     : await importSPKI(key.envValue, alg);
   const options = { algorithms: [alg], issuer: ISSUER, audience: 'api', requiredClaims: ['exp'], clockTolerance: 30 };
   const raw = rawVerifier(key, tokens);
@@ -117,7 +144,9 @@ async function rows(alg) {
   );
 }
 
-console.log(`node ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${IN_FLIGHT} in flight, ${ROUNDS} rounds x ${MS} ms, median`);
+console.log(
+  `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${IN_FLIGHT} in flight, ${ROUNDS} rounds x ${MS} ms, median`,
+);
 for (const alg of (process.env.BENCH_ALGS ?? 'RS256,ES256,HS256').split(',')) {
   console.log(alg);
   console.table(await rows(alg));

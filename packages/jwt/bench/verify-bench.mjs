@@ -42,7 +42,10 @@ async function staticRates() {
   const rows = {};
   for (const alg of ['RS256', 'ES256', 'HS256']) {
     const key = await createSigningKey(alg);
-    const handler = await createJwtHandler(config({ public_key_env: 'K', algorithms: [alg] }), deps({ K: key.envValue }));
+    const handler = await createJwtHandler(
+      config({ public_key_env: 'K', algorithms: [alg] }),
+      deps({ K: key.envValue }),
+    );
     const req = request(await mintToken(key, claims));
     rows[alg] = await rate(() => handler.authenticate(req));
   }
@@ -66,7 +69,11 @@ async function flood(count, authenticate, makeToken) {
   let settled = 0;
   const started = performance.now();
   const all = Promise.allSettled(
-    tokens.map((token) => authenticate(token).catch(() => void (refused += 1)).finally(() => void (settled += 1))),
+    tokens.map((token) =>
+      authenticate(token)
+        .catch(() => void (refused += 1))
+        .finally(() => void (settled += 1)),
+    ),
   );
   let timer;
   await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
@@ -96,7 +103,13 @@ async function keySetComparison(key) {
     await later.close();
     for (const rateLimit of [false, true]) {
       const rsaServer = await startJwksServer([key.publicJwk]);
-      const client = jwksRsa({ jwksUri: rsaServer.url, cache: true, rateLimit, jwksRequestsPerMinute: 10, timeout: 5000 });
+      const client = jwksRsa({
+        jwksUri: rsaServer.url,
+        cache: true,
+        rateLimit,
+        jwksRequestsPerMinute: 10,
+        timeout: 5000,
+      });
       const resolve = jwksRsaResolver(client);
       await jwtVerify(token, resolve, options);
       const r = await flood(count, (t) => jwtVerify(t, resolve, options), signWithKid);
@@ -120,6 +133,8 @@ async function keySetComparison(key) {
   return out;
 }
 
-console.log(`node ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${IN_FLIGHT} in flight, ${SECONDS}s per figure`);
+console.log(
+  `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${IN_FLIGHT} in flight, ${SECONDS}s per figure`,
+);
 console.log('verifications/s through the handler (public_key_env):', await staticRates());
 console.log('remote key sets:', await keySetComparison(await createSigningKey('RS256')));

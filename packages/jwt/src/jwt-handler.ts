@@ -54,12 +54,15 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   if (typeof config?.jwt !== 'object' || typeof deps?.env !== 'object' || typeof deps.logger !== 'object') {
     throw new TypeError('createJwtHandler(config, deps) needs a parsed config and { env, logger }');
   }
-  if (deps.isRevoked !== undefined && typeof deps.isRevoked !== 'function') throw new TypeError('isRevoked must be a function');
+  if (deps.isRevoked !== undefined && typeof deps.isRevoked !== 'function')
+    throw new TypeError('isRevoked must be a function');
   const now = deps.now ?? Date.now;
   const several = config.jwt.providers.length > 0;
   const configs = several ? config.jwt.providers : [config.jwt];
   const providers = await Promise.all(
-    configs.map((jwt, index) => createProvider(jwt, config.roles, { ...deps, now }, several ? `auth.jwt.providers[${index}]` : 'auth.jwt')),
+    configs.map((jwt, index) =>
+      createProvider(jwt, config.roles, { ...deps, now }, several ? `auth.jwt.providers[${index}]` : 'auth.jwt'),
+    ),
   );
   const select = createProviderSelector(providers, several);
   const revoked = createRevocationCheck(deps);
@@ -126,7 +129,10 @@ function cachedIn(providers: readonly Provider[], token: string, nowMs: number):
  * the hook answers synchronously. Fails closed: a hook that throws or rejects, or answers
  * anything but `false`, refuses.
  */
-function createRevocationCheck({ isRevoked, logger }: JwtHandlerDeps): (verified: Verified) => MaybePromise<AuthContext> {
+function createRevocationCheck({
+  isRevoked,
+  logger,
+}: JwtHandlerDeps): (verified: Verified) => MaybePromise<AuthContext> {
   if (isRevoked === undefined) return ({ context }) => context;
   const failed = (error: unknown): never => {
     logger.error(`isRevoked failed (${error instanceof Error ? error.name : typeof error}); the request is refused`);
@@ -134,7 +140,8 @@ function createRevocationCheck({ isRevoked, logger }: JwtHandlerDeps): (verified
   };
   return ({ context, claims }) => {
     const judge = (answer: unknown): AuthContext => {
-      if (typeof answer !== 'boolean') logger.error(`isRevoked answered ${typeof answer}, not a boolean; the request is refused`);
+      if (typeof answer !== 'boolean')
+        logger.error(`isRevoked answered ${typeof answer}, not a boolean; the request is refused`);
       if (answer !== false) throw refuse('token_revoked');
       return context;
     };
@@ -144,6 +151,8 @@ function createRevocationCheck({ isRevoked, logger }: JwtHandlerDeps): (verified
     } catch (error) {
       return failed(error);
     }
-    return isPromiseLike(answer as MaybePromise<unknown>) ? (answer as Promise<unknown>).then(judge, failed) : judge(answer);
+    return isPromiseLike(answer as MaybePromise<unknown>)
+      ? (answer as Promise<unknown>).then(judge, failed)
+      : judge(answer);
   };
 }

@@ -124,7 +124,7 @@ function createDoorkeeper(window: number): (token: string) => boolean {
     const slot = print & mask;
     now = (now + 1) >>> 0;
     // Unsigned 32-bit distance, so the counter may wrap.
-    const seen = prints[slot] === print && ((now - (sequence[slot] as number)) >>> 0) <= window;
+    const seen = prints[slot] === print && (now - (sequence[slot] as number)) >>> 0 <= window;
     prints[slot] = print;
     sequence[slot] = now;
     return seen;
@@ -134,13 +134,15 @@ function createDoorkeeper(window: number): (token: string) => boolean {
 /** FNV-1a over the last 16 characters, the end of the signature: random for every real token. */
 function fingerprint(token: string): number {
   let hash = 0x811c9dc5;
-  for (let i = Math.max(0, token.length - 16); i < token.length; i += 1) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
+  for (let i = Math.max(0, token.length - 16); i < token.length; i += 1)
+    hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
   // 0 marks an empty slot; the top bit never chooses the slot, so it is set to keep prints non-zero.
   return (hash | 0x80000000) >>> 0;
 }
 
 function bound(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`tokenCache.${name} must be a non-negative integer`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new TypeError(`tokenCache.${name} must be a non-negative integer`);
   return value;
 }

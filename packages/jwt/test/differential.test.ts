@@ -8,7 +8,16 @@ import { refuse } from '../src/verify/translate-jose-error.js';
 import { createTokenVerifier, MAX_TOKEN_BYTES } from '../src/verify/verify-token.js';
 import { jwtConfig, NOW } from './fixtures.js';
 import { hostileClaims, hostileCorpus } from './hostile-corpus.js';
-import { AUDIENCE, createRandom, createRawSigner, ISSUER, LEEWAY, mutatedCase, signedCase, type Case } from './token-corpus.js';
+import {
+  AUDIENCE,
+  createRandom,
+  createRawSigner,
+  ISSUER,
+  LEEWAY,
+  mutatedCase,
+  signedCase,
+  type Case,
+} from './token-corpus.js';
 
 // jose is the reference for what is valid. The fast path (node:crypto, KeyObjects) must give
 // the same answer as jose's jwtVerify with the same options and key, for every token: accepted
@@ -17,7 +26,15 @@ import { AUDIENCE, createRandom, createRawSigner, ISSUER, LEEWAY, mutatedCase, s
 
 // Tokens per algorithm: many for the three the benchmark measures, fewer for the other six.
 const COUNT: Readonly<Record<JwtAlgorithm, number>> = {
-  RS256: 5000, ES256: 5000, HS256: 5000, RS384: 250, RS512: 250, ES384: 250, ES512: 100, HS384: 300, HS512: 300,
+  RS256: 5000,
+  ES256: 5000,
+  HS256: 5000,
+  RS384: 250,
+  RS512: 250,
+  ES384: 250,
+  ES512: 100,
+  HS384: 300,
+  HS512: 300,
 };
 const SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 // The two configurations every token meets: issuer, audience and leeway set; then none of them.
@@ -44,7 +61,12 @@ function contenders(key: JWTVerifyGetKey, alg: JwtAlgorithm, rules: Rules, clock
     token.length <= MAX_TOKEN_BYTES && SHAPE.test(token) ? jose(token) : Promise.reject(refuse('token_malformed'));
   const bare = async (token: string) => {
     const options = { algorithms: [alg], clockTolerance: rules.leewaySeconds, currentDate: new Date(clock.ms) };
-    return (await jwtVerify(token, key, { ...options, ...(rules.issuer === null ? {} : { issuer: ISSUER, audience: AUDIENCE }) })).payload;
+    return (
+      await jwtVerify(token, key, {
+        ...options,
+        ...(rules.issuer === null ? {} : { issuer: ISSUER, audience: AUDIENCE }),
+      })
+    ).payload;
   };
   return { fast: createTokenVerifier(key, settings), reference, bare };
 }
@@ -61,7 +83,13 @@ interface Report {
 const newReport = (): Report => ({ outcomes: {}, mismatches: [], joseMoreLenient: [], fastOnly: [] });
 
 /** Runs every case through both sides under each of `rulesList`, into `report`. */
-async function compare(cases: readonly Case[], key: JWTVerifyGetKey, alg: JwtAlgorithm, rulesList: Rules[], report: Report): Promise<Report> {
+async function compare(
+  cases: readonly Case[],
+  key: JWTVerifyGetKey,
+  alg: JwtAlgorithm,
+  rulesList: Rules[],
+  report: Report,
+): Promise<Report> {
   const clock = { ms: NOW * 1000 };
   for (const rules of rulesList) {
     const { fast, reference, bare } = contenders(key, alg, rules, clock);
@@ -85,8 +113,15 @@ async function compare(cases: readonly Case[], key: JWTVerifyGetKey, alg: JwtAlg
 /** The hostile corpus for `key` plus signed odd tokens; and mutations of those. */
 async function casesFor(key: SigningKey, count: number, seed: number): Promise<{ signed: Case[]; mutated: Case[] }> {
   const attackerKey = await createSigningKey(key.alg);
-  const context = { key, attackerKey, good: await mintToken(key, hostileClaims()), attackerOrigin: 'http://127.0.0.1:9' };
-  const hostile = await Promise.all(hostileCorpus(context).map(async ({ make }) => ({ token: await make(), nowMs: NOW * 1000 })));
+  const context = {
+    key,
+    attackerKey,
+    good: await mintToken(key, hostileClaims()),
+    attackerOrigin: 'http://127.0.0.1:9',
+  };
+  const hostile = await Promise.all(
+    hostileCorpus(context).map(async ({ make }) => ({ token: await make(), nowMs: NOW * 1000 })),
+  );
   const random = createRandom(seed);
   const signRaw = createRawSigner(key);
   const signed = Array.from({ length: Math.ceil(count / 2) }, () => signedCase(random, key, signRaw));
@@ -100,45 +135,54 @@ const staticKey = async (key: SigningKey): Promise<JWTVerifyGetKey> => {
 };
 
 describe('the fast path gives jose’s answer to every token (public_key_env)', () => {
-  it.each(Object.entries(COUNT) as [JwtAlgorithm, number][])('%s: %i signed, mutated and hostile tokens', async (alg, count) => {
-    const key = await createSigningKey(alg);
-    const { signed, mutated } = await casesFor(key, count, 0x5eed + count + alg.charCodeAt(0) + Number(alg.slice(2)));
-    const resolver = await staticKey(key);
-    // Mutated tokens mostly fail before the claims, so one configuration is enough for them.
-    const report = await compare(signed, resolver, alg, [STRICT, OPEN], newReport());
-    await compare(mutated, resolver, alg, [STRICT], report);
-    expect(report.mismatches.slice(0, 5)).toEqual([]);
-    expect(report.fastOnly).toEqual([]);
-    // The corpus reaches every answer, so agreement is not agreement on trivia.
-    const { outcomes } = report;
-    expect(outcomes.accepted).toBeGreaterThan(count / 10);
-    for (const reason of ['token_malformed', 'signature_invalid', 'token_expired', 'algorithm_not_allowed']) {
-      expect(outcomes[reason]).toBeGreaterThan(0);
-    }
-    if (count >= 1000) {
-      for (const reason of ['token_not_yet_valid', 'issuer_mismatch', 'audience_mismatch']) expect(outcomes[reason]).toBeGreaterThan(0);
-      // jose alone accepts padded, spaced or +/ spellings; the handler refuses them before any decoding.
-      expect(report.joseMoreLenient.length).toBeGreaterThan(0);
-      expect(report.joseMoreLenient.every((token) => !SHAPE.test(token))).toBe(true);
-    }
-  }, 120_000);
+  it.each(Object.entries(COUNT) as [JwtAlgorithm, number][])(
+    '%s: %i signed, mutated and hostile tokens',
+    async (alg, count) => {
+      const key = await createSigningKey(alg);
+      const { signed, mutated } = await casesFor(key, count, 0x5eed + count + alg.charCodeAt(0) + Number(alg.slice(2)));
+      const resolver = await staticKey(key);
+      // Mutated tokens mostly fail before the claims, so one configuration is enough for them.
+      const report = await compare(signed, resolver, alg, [STRICT, OPEN], newReport());
+      await compare(mutated, resolver, alg, [STRICT], report);
+      expect(report.mismatches.slice(0, 5)).toEqual([]);
+      expect(report.fastOnly).toEqual([]);
+      // The corpus reaches every answer, so agreement is not agreement on trivia.
+      const { outcomes } = report;
+      expect(outcomes.accepted).toBeGreaterThan(count / 10);
+      for (const reason of ['token_malformed', 'signature_invalid', 'token_expired', 'algorithm_not_allowed']) {
+        expect(outcomes[reason]).toBeGreaterThan(0);
+      }
+      if (count >= 1000) {
+        for (const reason of ['token_not_yet_valid', 'issuer_mismatch', 'audience_mismatch'])
+          expect(outcomes[reason]).toBeGreaterThan(0);
+        // jose alone accepts padded, spaced or +/ spellings; the handler refuses them before any decoding.
+        expect(report.joseMoreLenient.length).toBeGreaterThan(0);
+        expect(report.joseMoreLenient.every((token) => !SHAPE.test(token))).toBe(true);
+      }
+    },
+    120_000,
+  );
 });
 
 describe('the fast path gives jose’s answer through a key set (kid lookup, several candidates)', () => {
-  it.each(['RS256', 'ES256'] as const)('%s: 500 tokens against a set of three keys, two without kid', async (alg) => {
-    const key = await createSigningKey(alg);
-    const others = await Promise.all([createSigningKey(alg, { kid: null }), createSigningKey(alg, { kid: null })]);
-    const set = createLocalJWKSet({ keys: [key, ...others].map((k) => k.publicJwk) });
-    const random = createRandom(42);
-    const signers = [key, ...others].map((k) => ({ k, sign: createRawSigner(k) }));
-    const signed = Array.from({ length: 250 }, () => {
-      const { k, sign } = random.pick(signers);
-      return signedCase(random, k, sign);
-    });
-    const cases = [...signed, ...Array.from({ length: 250 }, () => mutatedCase(random, signed))];
-    const report = await compare(cases, set, alg, [STRICT], newReport());
-    expect(report.mismatches.slice(0, 5)).toEqual([]);
-    // (Bare jwtVerify does not try several candidate keys, so `fastOnly` is not a finding here.)
-    expect(report.outcomes.accepted).toBeGreaterThan(30);
-  }, 120_000);
+  it.each(['RS256', 'ES256'] as const)(
+    '%s: 500 tokens against a set of three keys, two without kid',
+    async (alg) => {
+      const key = await createSigningKey(alg);
+      const others = await Promise.all([createSigningKey(alg, { kid: null }), createSigningKey(alg, { kid: null })]);
+      const set = createLocalJWKSet({ keys: [key, ...others].map((k) => k.publicJwk) });
+      const random = createRandom(42);
+      const signers = [key, ...others].map((k) => ({ k, sign: createRawSigner(k) }));
+      const signed = Array.from({ length: 250 }, () => {
+        const { k, sign } = random.pick(signers);
+        return signedCase(random, k, sign);
+      });
+      const cases = [...signed, ...Array.from({ length: 250 }, () => mutatedCase(random, signed))];
+      const report = await compare(cases, set, alg, [STRICT], newReport());
+      expect(report.mismatches.slice(0, 5)).toEqual([]);
+      // (Bare jwtVerify does not try several candidate keys, so `fastOnly` is not a finding here.)
+      expect(report.outcomes.accepted).toBeGreaterThan(30);
+    },
+    120_000,
+  );
 });

@@ -1,6 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createCaptureLogger, createSigningKey, mintToken, startJwksServer, startLoopbackServer, type JwksServer, type SigningKey } from '@authlayer/testkit';
+import {
+  createCaptureLogger,
+  createSigningKey,
+  mintToken,
+  startJwksServer,
+  startLoopbackServer,
+  type JwksServer,
+  type SigningKey,
+} from '@authlayer/testkit';
 import { createJwtHandler } from '../src/index.js';
 import { discoveryUrl } from '../src/keys/discovery.js';
 import { bearer, createClock, failure, jwtConfig, NOW, validClaims } from './fixtures.js';
@@ -93,7 +101,9 @@ describe('discovery: true', () => {
     const logger = createCaptureLogger();
     const config = jwtConfig({ jwks_url: `${server.origin}/jwks`, algorithms: ['ES256'] });
     const handler = await createJwtHandler(config, { env: {}, logger, now: createClock().now });
-    await expect(handler.authenticate(bearer(await mintToken(key, validClaims())))).rejects.toMatchObject(failure('key_unavailable'));
+    await expect(handler.authenticate(bearer(await mintToken(key, validClaims())))).rejects.toMatchObject(
+      failure('key_unavailable'),
+    );
     expect(logger.lines[0]?.message).toContain('(the answer was not a 200 with JSON)');
   });
 
@@ -105,13 +115,24 @@ describe('discovery: true', () => {
     servers.push(server);
     const logger = createCaptureLogger();
     const config = jwtConfig({ jwks_url: `${server.origin}/jwks`, algorithms: ['ES256'] });
-    const handler = await createJwtHandler(config, { env: {}, logger, now: createClock().now, jwks: { timeoutMs: 300 } });
-    await expect(handler.authenticate(bearer(await mintToken(key, validClaims())))).rejects.toMatchObject(failure('key_unavailable'));
+    const handler = await createJwtHandler(config, {
+      env: {},
+      logger,
+      now: createClock().now,
+      jwks: { timeoutMs: 300 },
+    });
+    await expect(handler.authenticate(bearer(await mintToken(key, validClaims())))).rejects.toMatchObject(
+      failure('key_unavailable'),
+    );
     expect(logger.lines[0]?.message).toMatch(/\((the answer was not a 200 with JSON|timed out)\)/);
   });
 
   it('builds the document URL as §4 says: the issuer without its trailing slash, then the well-known path', () => {
-    expect(discoveryUrl('https://sso.example.com/realms/acme')).toBe(`https://sso.example.com/realms/acme${WELL_KNOWN}`);
-    expect(discoveryUrl('https://sso.example.com/realms/acme/')).toBe(`https://sso.example.com/realms/acme${WELL_KNOWN}`);
+    expect(discoveryUrl('https://sso.example.com/realms/acme')).toBe(
+      `https://sso.example.com/realms/acme${WELL_KNOWN}`,
+    );
+    expect(discoveryUrl('https://sso.example.com/realms/acme/')).toBe(
+      `https://sso.example.com/realms/acme${WELL_KNOWN}`,
+    );
   });
 });

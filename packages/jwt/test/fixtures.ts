@@ -1,4 +1,10 @@
-import { AUTH_FAILURE_DESCRIPTION, parseAuthConfig, type AuthConfig, type AuthFailure, type AuthHandler } from '@authlayer/core';
+import {
+  AUTH_FAILURE_DESCRIPTION,
+  parseAuthConfig,
+  type AuthConfig,
+  type AuthFailure,
+  type AuthHandler,
+} from '@authlayer/core';
 import { createCaptureLogger, mintToken, type CaptureLogger, type SigningKey } from '@authlayer/testkit';
 import type { JWTPayload } from 'jose';
 import { createJwtHandler, type JwtHandlerDeps } from '../src/index.js';
@@ -37,7 +43,12 @@ export function failure(reason: AuthFailure) {
 }
 
 /** Claims valid at {@link NOW}: issued now, expiring in 5 minutes. */
-export const validClaims = (extra: JWTPayload = {}): JWTPayload => ({ sub: 'user-1', iat: NOW, exp: NOW + 300, ...extra });
+export const validClaims = (extra: JWTPayload = {}): JWTPayload => ({
+  sub: 'user-1',
+  iat: NOW,
+  exp: NOW + 300,
+  ...extra,
+});
 
 export interface StaticSetup {
   readonly handler: AuthHandler;

@@ -11,7 +11,8 @@ import { NOW, validClaims } from './fixtures.js';
 const ISSUER = 'https://idp.example';
 
 /** Valid claims for the hostile tests' handler (`issuer`, `audience: api`), plus `extra`. */
-export const hostileClaims = (extra: Record<string, unknown> = {}): JWTPayload => validClaims({ iss: ISSUER, aud: 'api', ...extra });
+export const hostileClaims = (extra: Record<string, unknown> = {}): JWTPayload =>
+  validClaims({ iss: ISSUER, aud: 'api', ...extra });
 
 /** What the corpus is made from; filled in (in `beforeAll`) before any `make` is called. */
 export interface HostileContext {
@@ -38,7 +39,11 @@ export function hostileCorpus(c: HostileContext): HostileCase[] {
   const header = (extra: Record<string, unknown> = {}) => ({ alg: c.key.alg, typ: 'JWT', kid: c.key.kid, ...extra });
   return [
     ...['none', 'None', 'NONE', 'nOnE'].flatMap((alg) => [
-      { name: `alg ${alg}, no signature`, make: () => forgeToken({ alg, typ: 'JWT' }, hostileClaims()), reason: 'algorithm_not_allowed' as const },
+      {
+        name: `alg ${alg}, no signature`,
+        make: () => forgeToken({ alg, typ: 'JWT' }, hostileClaims()),
+        reason: 'algorithm_not_allowed' as const,
+      },
       {
         name: `alg ${alg}, with a signature`,
         make: () => forgeToken({ alg, kid: c.key.kid }, hostileClaims(), segments(c.good)[2]),
@@ -50,8 +55,16 @@ export function hostileCorpus(c: HostileContext): HostileCase[] {
       make: () => signRaw(new TextEncoder().encode(c.key.envValue), header({ alg: 'HS256' }), hostileClaims()),
       reason: 'algorithm_not_allowed',
     },
-    { name: 'the right kid, the wrong key', make: () => mintToken(c.attackerKey, hostileClaims(), { kid: c.key.kid }), reason: 'signature_invalid' },
-    { name: "another issuer's keys", make: () => mintToken(c.attackerKey, hostileClaims({ iss: 'https://evil.example' })), reason: 'signature_invalid' },
+    {
+      name: 'the right kid, the wrong key',
+      make: () => mintToken(c.attackerKey, hostileClaims(), { kid: c.key.kid }),
+      reason: 'signature_invalid',
+    },
+    {
+      name: "another issuer's keys",
+      make: () => mintToken(c.attackerKey, hostileClaims({ iss: 'https://evil.example' })),
+      reason: 'signature_invalid',
+    },
     ...(['jku', 'x5u'] as const).map((member) => ({
       name: `${member} pointing at the attacker`,
       make: () => mintToken(c.attackerKey, hostileClaims(), { [member]: `${c.attackerOrigin}/${member}.json` }),
@@ -59,19 +72,29 @@ export function hostileCorpus(c: HostileContext): HostileCase[] {
     })),
     {
       name: "jwk embedding the attacker's key under the right kid",
-      make: () => mintToken(c.attackerKey, hostileClaims(), { kid: c.key.kid, jwk: { ...c.attackerKey.publicJwk, kid: c.key.kid } }),
+      make: () =>
+        mintToken(c.attackerKey, hostileClaims(), {
+          kid: c.key.kid,
+          jwk: { ...c.attackerKey.publicJwk, kid: c.key.kid },
+        }),
       reason: 'signature_invalid',
     },
     {
       name: 'x5c carrying an attacker certificate',
-      make: () => mintToken(c.attackerKey, hostileClaims(), { x5c: [randomBytes(600).toString('base64')], x5u: `${c.attackerOrigin}/x5c` }),
+      make: () =>
+        mintToken(c.attackerKey, hostileClaims(), {
+          x5c: [randomBytes(600).toString('base64')],
+          x5u: `${c.attackerOrigin}/x5c`,
+        }),
       reason: 'signature_invalid',
     },
-    ...['k'.repeat(4000), '../../etc/passwd', "' OR '1'='1'; --", '__proto__', 'constructor', '\u0000\u202e'].map((kid) => ({
-      name: `hostile kid ${JSON.stringify(kid.slice(0, 20))}`,
-      make: () => mintToken(c.key, hostileClaims(), { kid }),
-      reason: 'signature_invalid' as const,
-    })),
+    ...['k'.repeat(4000), '../../etc/passwd', "' OR '1'='1'; --", '__proto__', 'constructor', '\u0000\u202e'].map(
+      (kid) => ({
+        name: `hostile kid ${JSON.stringify(kid.slice(0, 20))}`,
+        make: () => mintToken(c.key, hostileClaims(), { kid }),
+        reason: 'signature_invalid' as const,
+      }),
+    ),
     ...[12345, { $ne: null }, ['a'], null, true].map((kid) => ({
       name: `kid that is not a string: ${JSON.stringify(kid)}`,
       make: () => signRaw(c.key.signingKey, header({ kid }), hostileClaims()),
@@ -85,8 +108,16 @@ export function hostileCorpus(c: HostileContext): HostileCase[] {
           .encrypt(randomBytes(32)),
       reason: 'token_malformed',
     },
-    { name: 'a 100 KB token', make: () => mintToken(c.key, hostileClaims({ pad: 'x'.repeat(100 * 1024) })), reason: 'token_malformed' },
-    { name: 'an unknown crit extension', make: () => signRaw(c.key.signingKey, header({ crit: ['x-ext'], 'x-ext': 1 }), hostileClaims()), reason: 'token_malformed' },
+    {
+      name: 'a 100 KB token',
+      make: () => mintToken(c.key, hostileClaims({ pad: 'x'.repeat(100 * 1024) })),
+      reason: 'token_malformed',
+    },
+    {
+      name: 'an unknown crit extension',
+      make: () => signRaw(c.key.signingKey, header({ crit: ['x-ext'], 'x-ext': 1 }), hostileClaims()),
+      reason: 'token_malformed',
+    },
     {
       name: 'an unencoded payload (RFC 7797 b64: false)',
       make: async () => {
@@ -97,22 +128,55 @@ export function hostileCorpus(c: HostileContext): HostileCase[] {
       },
       reason: 'token_malformed',
     },
-    { name: 'exp as a string', make: () => mintToken(c.key, hostileClaims({ exp: `${NOW + 300}` })), reason: 'token_malformed' },
+    {
+      name: 'exp as a string',
+      make: () => mintToken(c.key, hostileClaims({ exp: `${NOW + 300}` })),
+      reason: 'token_malformed',
+    },
     { name: 'no exp', make: () => mintToken(c.key, hostileClaims({ exp: undefined })), reason: 'token_malformed' },
     {
       name: 'a tampered payload',
-      make: () => [segments(c.good)[0], b64(hostileClaims({ sub: 'admin', roles: ['admin'] })), segments(c.good)[2]].join('.'),
+      make: () =>
+        [segments(c.good)[0], b64(hostileClaims({ sub: 'admin', roles: ['admin'] })), segments(c.good)[2]].join('.'),
       reason: 'signature_invalid',
     },
-    { name: 'a stripped signature', make: () => `${segments(c.good)[0]}.${segments(c.good)[1]}.`, reason: 'signature_invalid' },
+    {
+      name: 'a stripped signature',
+      make: () => `${segments(c.good)[0]}.${segments(c.good)[1]}.`,
+      reason: 'signature_invalid',
+    },
     { name: 'two segments', make: () => `${segments(c.good)[0]}.${segments(c.good)[1]}`, reason: 'token_malformed' },
     { name: 'not base64url at all', make: () => 'this+is/not~a.jwt+at/all', reason: 'token_malformed' },
     { name: 'base64url of nothing sensible', make: () => 'AAAA.BBBB.CCCC', reason: 'token_malformed' },
-    { name: 'a header that is not JSON', make: () => forgeToken('{alg: RS256', hostileClaims(), segments(c.good)[2]), reason: 'token_malformed' },
-    { name: 'a header that is a JSON array', make: () => forgeToken(['RS256'], hostileClaims(), segments(c.good)[2]), reason: 'token_malformed' },
-    { name: 'alg that is not a string', make: () => forgeToken({ alg: ['RS256'], kid: c.key.kid }, hostileClaims(), segments(c.good)[2]), reason: 'token_malformed' },
-    { name: 'a payload that is a JSON array', make: () => signRaw(c.key.signingKey, header(), [hostileClaims()]), reason: 'token_malformed' },
-    { name: 'a payload that is not JSON', make: () => signRaw(c.key.signingKey, header(), 'hello'), reason: 'token_malformed' },
-    { name: 'a token issued for another audience', make: () => mintToken(c.key, hostileClaims({ aud: 'other-api' })), reason: 'audience_mismatch' },
+    {
+      name: 'a header that is not JSON',
+      make: () => forgeToken('{alg: RS256', hostileClaims(), segments(c.good)[2]),
+      reason: 'token_malformed',
+    },
+    {
+      name: 'a header that is a JSON array',
+      make: () => forgeToken(['RS256'], hostileClaims(), segments(c.good)[2]),
+      reason: 'token_malformed',
+    },
+    {
+      name: 'alg that is not a string',
+      make: () => forgeToken({ alg: ['RS256'], kid: c.key.kid }, hostileClaims(), segments(c.good)[2]),
+      reason: 'token_malformed',
+    },
+    {
+      name: 'a payload that is a JSON array',
+      make: () => signRaw(c.key.signingKey, header(), [hostileClaims()]),
+      reason: 'token_malformed',
+    },
+    {
+      name: 'a payload that is not JSON',
+      make: () => signRaw(c.key.signingKey, header(), 'hello'),
+      reason: 'token_malformed',
+    },
+    {
+      name: 'a token issued for another audience',
+      make: () => mintToken(c.key, hostileClaims({ aud: 'other-api' })),
+      reason: 'audience_mismatch',
+    },
   ];
 }

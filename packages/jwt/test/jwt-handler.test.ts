@@ -24,7 +24,14 @@ describe('createJwtHandler', () => {
   it('resolves the whole AuthContext of a valid token', async () => {
     const token = await mintToken(
       key,
-      validClaims({ iss: 'https://idp.example', aud: 'api', email: 'ada@example.com', name: 'Ada', roles: ['admin'], scope: 'read write' }),
+      validClaims({
+        iss: 'https://idp.example',
+        aud: 'api',
+        email: 'ada@example.com',
+        name: 'Ada',
+        roles: ['admin'],
+        scope: 'read write',
+      }),
     );
     const context = await handler.authenticate(bearer(token));
     expect(context).toEqual({
@@ -76,7 +83,9 @@ describe('createJwtHandler', () => {
     const pinned = await staticHandler(key);
     const validNow = await mintToken(key, { sub: 'u', exp: seconds + 600 });
     const validAtNow = await mintToken(key, { sub: 'u', exp: NOW + 600 });
-    expect(await realTime.handler.authenticate(bearer(validNow))).toEqual(createAuthContext({ method: 'jwt', userId: 'u' }));
+    expect(await realTime.handler.authenticate(bearer(validNow))).toEqual(
+      createAuthContext({ method: 'jwt', userId: 'u' }),
+    );
     await expect(pinned.handler.authenticate(bearer(validNow))).rejects.toMatchObject(failure('token_expired'));
     expect(await pinned.handler.authenticate(bearer(validAtNow))).toMatchObject({ userId: 'u' });
     const expiredNow = await mintToken(key, { sub: 'u', exp: seconds - 60 });
@@ -101,7 +110,9 @@ describe('the nine algorithms of the spec', () => {
   it.each(ALGORITHMS)('accepts %s when it is configured', async (alg) => {
     const key = keys.get(alg) as SigningKey;
     const { handler, token } = await staticHandler(key);
-    expect(await handler.authenticate(bearer(await token()))).toEqual(createAuthContext({ method: 'jwt', userId: 'user-1' }));
+    expect(await handler.authenticate(bearer(await token()))).toEqual(
+      createAuthContext({ method: 'jwt', userId: 'user-1' }),
+    );
   });
 
   it.each(ALGORITHMS)('refuses %s when only another algorithm of its family is listed', async (alg) => {

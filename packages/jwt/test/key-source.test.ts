@@ -35,7 +35,9 @@ describe('createKeySource: config paths and kinds', () => {
 
   it('refuses discovery without issuer, naming the label', async () => {
     const { jwt } = jwtConfig({ public_key_env: 'JWT_KEY' });
-    await expect(createKeySource({ ...jwt, publicKeyEnv: null, discovery: true }, deps, 'auth.jwt.providers[3]')).rejects.toMatchObject({
+    await expect(
+      createKeySource({ ...jwt, publicKeyEnv: null, discovery: true }, deps, 'auth.jwt.providers[3]'),
+    ).rejects.toMatchObject({
       name: 'ConfigError',
       message: 'auth.jwt.providers[3].issuer: discovery needs issuer',
     });

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { HandlerObserver } from '@authlayer/core';
-import { createCaptureLogger, createSigningKey, mintToken, startJwksServer, startLoopbackServer, type SigningKey } from '@authlayer/testkit';
+import {
+  createCaptureLogger,
+  createSigningKey,
+  mintToken,
+  startJwksServer,
+  startLoopbackServer,
+  type SigningKey,
+} from '@authlayer/testkit';
 import { createJwtHandler } from '../src/index.js';
 import { bearer, jwtConfig, now, validClaims } from './fixtures.js';
 
@@ -49,13 +56,19 @@ describe('deps.observe', () => {
     closers.push(() => jwks.close());
     jwks.setMode('fail');
     const failing = recorder();
-    await expect((await handlerFor(jwks.url, failing.observe)).authenticate(bearer(await mintToken(key, validClaims())))).rejects.toMatchObject({
+    await expect(
+      (await handlerFor(jwks.url, failing.observe)).authenticate(bearer(await mintToken(key, validClaims()))),
+    ).rejects.toMatchObject({
       reason: 'key_unavailable',
     });
     const closed = await startLoopbackServer((req) => req.socket.destroy());
     closers.push(() => closed.close());
     const refused = recorder();
-    await expect((await handlerFor(`${closed.origin}/jwks`, refused.observe)).authenticate(bearer(await mintToken(key, validClaims())))).rejects.toMatchObject({
+    await expect(
+      (await handlerFor(`${closed.origin}/jwks`, refused.observe)).authenticate(
+        bearer(await mintToken(key, validClaims())),
+      ),
+    ).rejects.toMatchObject({
       reason: 'key_unavailable',
     });
     expect([failing.seen, refused.seen]).toEqual([
@@ -68,6 +81,8 @@ describe('deps.observe', () => {
     const jwks = await startJwksServer([key.publicJwk]);
     closers.push(() => jwks.close());
     const handler = await handlerFor(jwks.url);
-    await expect(handler.authenticate(bearer(await mintToken(key, validClaims())))).resolves.toMatchObject({ userId: 'user-1' });
+    await expect(handler.authenticate(bearer(await mintToken(key, validClaims())))).resolves.toMatchObject({
+      userId: 'user-1',
+    });
   });
 });

@@ -34,7 +34,9 @@ describe('tokens from a real OpenID provider (oidc-provider)', () => {
     // oidc-provider warns that its in-memory adapter is for development only: true, and fine here.
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     [first, second] = await Promise.all([startProvider('RS256', 'first-key'), startProvider('ES256', 'second-key')]);
-    expect(warn.mock.calls.flat().join('\n')).toMatch(/^(oidc-provider WARNING: Unsupported runtime[^\n]*\n)?(oidc-provider WARNING: a quick start development-only in-memory adapter[^\n]*\n?){2}$/);
+    expect(warn.mock.calls.flat().join('\n')).toMatch(
+      /^(oidc-provider WARNING: Unsupported runtime[^\n]*\n)?(oidc-provider WARNING: a quick start development-only in-memory adapter[^\n]*\n?){2}$/,
+    );
     warn.mockRestore();
   });
   afterAll(async () => {
@@ -62,9 +64,14 @@ describe('tokens from a real OpenID provider (oidc-provider)', () => {
     const trustsFirst = await handlerFor(first, ['RS256', 'ES256']);
     await expect(trustsFirst.authenticate(bearer(foreign))).rejects.toMatchObject(failure('signature_invalid'));
     const trustsSecond = await handlerFor(second, ['ES256']);
-    expect(await trustsSecond.authenticate(bearer(foreign))).toMatchObject({ userId: CLIENT.client_id, tenantId: 'acme' });
+    expect(await trustsSecond.authenticate(bearer(foreign))).toMatchObject({
+      userId: CLIENT.client_id,
+      tenantId: 'acme',
+    });
     // ... and the first provider's token is refused there: its RS256 is not allowed.
-    await expect(trustsSecond.authenticate(bearer(await obtainToken(first)))).rejects.toMatchObject(failure('algorithm_not_allowed'));
+    await expect(trustsSecond.authenticate(bearer(await obtainToken(first)))).rejects.toMatchObject(
+      failure('algorithm_not_allowed'),
+    );
   });
 
   it('refuses a token for the right keys but the wrong configured issuer or audience', async () => {

@@ -30,11 +30,17 @@ beforeAll(async () => {
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
   [keycloakLike, entraLike, unconfigured] = await Promise.all([
     startOidcProvider('RS256', 'kc-key'),
-    startOidcProvider('ES256', 'entra-key', { id: ENTRA_CLIENT, scope: 'invoke', claims: { groups: ['ops'], tid: 'contoso', preferred_username: 'job@contoso' } }),
+    startOidcProvider('ES256', 'entra-key', {
+      id: ENTRA_CLIENT,
+      scope: 'invoke',
+      claims: { groups: ['ops'], tid: 'contoso', preferred_username: 'job@contoso' },
+    }),
     startOidcProvider('RS256', 'third-key'),
   ]);
   warn.mockRestore();
-  impostor = await startJwksServer([(await createSigningKey('RS256', { kid: 'imp' })).publicJwk], { discoveryIssuer: keycloakLike.issuer });
+  impostor = await startJwksServer([(await createSigningKey('RS256', { kid: 'imp' })).publicJwk], {
+    discoveryIssuer: keycloakLike.issuer,
+  });
   logger = createCaptureLogger();
   const config = jwtConfig(
     {
@@ -42,12 +48,25 @@ beforeAll(async () => {
       token_type: 'at+jwt',
       required_claims: ['sub'],
       providers: [
-        { issuer: keycloakLike.issuer, discovery: true, algorithms: ['RS256'], claims: { roles: 'realm_access.roles', tenant_id: 'org.id' } },
-        { issuer: entraLike.issuer, discovery: true, algorithms: ['ES256'], claims: { roles: 'groups', tenant_id: 'tid', name: 'preferred_username' } },
+        {
+          issuer: keycloakLike.issuer,
+          discovery: true,
+          algorithms: ['RS256'],
+          claims: { roles: 'realm_access.roles', tenant_id: 'org.id' },
+        },
+        {
+          issuer: entraLike.issuer,
+          discovery: true,
+          algorithms: ['ES256'],
+          claims: { roles: 'groups', tenant_id: 'tid', name: 'preferred_username' },
+        },
         { issuer: impostor.issuer, discovery: true, algorithms: ['RS256'] },
       ],
     },
-    [{ name: 'reporter', permissions: ['reports:read'] }, { name: 'ops', permissions: ['deploy'] }],
+    [
+      { name: 'reporter', permissions: ['reports:read'] },
+      { name: 'ops', permissions: ['deploy'] },
+    ],
   );
   handler = await createJwtHandler(config, { env: {}, logger });
 });
@@ -61,8 +80,17 @@ describe('two real OpenID providers through providers, with discovery', () => {
     const fromEntra = await entraLike.obtainToken(ENTRA_CLIENT);
     const before = counts();
     for (let i = 0; i < 3; i += 1) {
-      expect(await handler.authenticate(bearer(fromKeycloak))).toMatchObject({ roles: ['reporter'], permissions: ['reports:read'], tenantId: 'acme' });
-      expect(await handler.authenticate(bearer(fromEntra))).toMatchObject({ roles: ['ops'], permissions: ['deploy'], tenantId: 'contoso', name: 'job@contoso' });
+      expect(await handler.authenticate(bearer(fromKeycloak))).toMatchObject({
+        roles: ['reporter'],
+        permissions: ['reports:read'],
+        tenantId: 'acme',
+      });
+      expect(await handler.authenticate(bearer(fromEntra))).toMatchObject({
+        roles: ['ops'],
+        permissions: ['deploy'],
+        tenantId: 'contoso',
+        name: 'job@contoso',
+      });
     }
     const after = counts();
     expect(after.map((count, index) => count - (before[index] as number))).toEqual([2, 2, 0, 0]);
@@ -72,13 +100,18 @@ describe('two real OpenID providers through providers, with discovery', () => {
   it('refuses a token of a third, unconfigured provider with issuer_mismatch and no request to any server', async () => {
     const foreign = await unconfigured.obtainToken();
     const before = counts();
-    for (let i = 0; i < 50; i += 1) await expect(handler.authenticate(bearer(foreign))).rejects.toMatchObject(failure('issuer_mismatch'));
+    for (let i = 0; i < 50; i += 1)
+      await expect(handler.authenticate(bearer(foreign))).rejects.toMatchObject(failure('issuer_mismatch'));
     expect(counts()).toEqual(before);
   });
 
   it('never trusts a provider whose discovery document names another issuer', async () => {
     const key = await createSigningKey('RS256', { kid: 'imp' });
-    const forged = await mintToken(key, { iss: impostor.issuer, aud: OIDC_RESOURCE, sub: 'x', exp: Math.floor(Date.now() / 1000) + 60 }, { typ: 'at+jwt' });
+    const forged = await mintToken(
+      key,
+      { iss: impostor.issuer, aud: OIDC_RESOURCE, sub: 'x', exp: Math.floor(Date.now() / 1000) + 60 },
+      { typ: 'at+jwt' },
+    );
     await expect(handler.authenticate(bearer(forged))).rejects.toMatchObject(failure('key_unavailable'));
     expect(impostor.paths).toEqual([WELL_KNOWN]);
     expect(logger.text).toEqual([

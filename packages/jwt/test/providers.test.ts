@@ -28,7 +28,13 @@ beforeAll(async () => {
       audience: 'api',
       providers: [
         { issuer: a.issuer, discovery: true, algorithms: ['RS256'], claims: { roles: 'realm_access.roles' } },
-        { issuer: b.issuer, jwks_url: b.url, algorithms: ['ES256'], audience: 'b-api', claims: { roles: 'groups', tenant_id: 'tid' } },
+        {
+          issuer: b.issuer,
+          jwks_url: b.url,
+          algorithms: ['ES256'],
+          audience: 'b-api',
+          claims: { roles: 'groups', tenant_id: 'tid' },
+        },
         { issuer: STATIC_ISSUER, public_key_env: 'S_SECRET', algorithms: ['HS256'], required_claims: ['email'] },
       ],
     },
@@ -42,11 +48,22 @@ afterAll(async () => {
 
 describe('providers: several issuers', () => {
   it("accepts each issuer's tokens with its own key source, audience, algorithms and claims mapping", async () => {
-    const fromA = await mintToken(keys.a, validClaims({ iss: a.issuer, aud: 'api', realm_access: { roles: ['admin'] } }));
+    const fromA = await mintToken(
+      keys.a,
+      validClaims({ iss: a.issuer, aud: 'api', realm_access: { roles: ['admin'] } }),
+    );
     const fromB = await mintToken(keys.b, validClaims({ iss: b.issuer, aud: 'b-api', groups: ['admin'], tid: 't-9' }));
     const fromS = await mintToken(keys.s, validClaims({ iss: STATIC_ISSUER, aud: 'api', email: 'ada@example.com' }));
-    await expect(handler.authenticate(bearer(fromA))).resolves.toMatchObject({ roles: ['admin'], permissions: ['invoke'], tenantId: null });
-    await expect(handler.authenticate(bearer(fromB))).resolves.toMatchObject({ roles: ['admin'], permissions: ['invoke'], tenantId: 't-9' });
+    await expect(handler.authenticate(bearer(fromA))).resolves.toMatchObject({
+      roles: ['admin'],
+      permissions: ['invoke'],
+      tenantId: null,
+    });
+    await expect(handler.authenticate(bearer(fromB))).resolves.toMatchObject({
+      roles: ['admin'],
+      permissions: ['invoke'],
+      tenantId: 't-9',
+    });
     await expect(handler.authenticate(bearer(fromS))).resolves.toMatchObject({ email: 'ada@example.com' });
     expect(a.paths).toEqual(['/.well-known/openid-configuration', '/jwks']);
     expect(b.paths).toEqual(['/jwks']);
@@ -55,7 +72,10 @@ describe('providers: several issuers', () => {
   it("holds each token to its own issuer's rules", async () => {
     // b's audience is b-api; a's key does not sign b's tokens; the static issuer requires email.
     const wrongAudience = await mintToken(keys.b, validClaims({ iss: b.issuer, aud: 'api' }));
-    const wrongKey = await mintToken(keys.a, validClaims({ iss: b.issuer, aud: 'b-api' }), { alg: 'RS256', kid: keys.b.kid });
+    const wrongKey = await mintToken(keys.a, validClaims({ iss: b.issuer, aud: 'b-api' }), {
+      alg: 'RS256',
+      kid: keys.b.kid,
+    });
     const noEmail = await mintToken(keys.s, validClaims({ iss: STATIC_ISSUER, aud: 'api' }));
     await expect(handler.authenticate(bearer(wrongAudience))).rejects.toMatchObject(failure('audience_mismatch'));
     await expect(handler.authenticate(bearer(wrongKey))).rejects.toMatchObject(failure('algorithm_not_allowed'));
@@ -111,7 +131,12 @@ describe('providers: a token of an issuer nobody configured', () => {
   });
 
   it('refuses a payload that cannot be read as token_malformed, also without a request', async () => {
-    for (const token of [forgeToken({ alg: 'RS256' }, '[1]', 'c2ln'), 'abc', `a.${'b'.repeat(9000)}.c`, forgeToken({ alg: 'RS256' }, 'not json', 'x')]) {
+    for (const token of [
+      forgeToken({ alg: 'RS256' }, '[1]', 'c2ln'),
+      'abc',
+      `a.${'b'.repeat(9000)}.c`,
+      forgeToken({ alg: 'RS256' }, 'not json', 'x'),
+    ]) {
       await expect(guarded.authenticate(bearer(token))).rejects.toMatchObject(failure('token_malformed'));
     }
     expect(recorders.map((recorder) => recorder.requests)).toEqual([[], []]);

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createSigningKey, mintToken, startJwksServer, startLoopbackServer, type JwksServer, type SigningKey } from '@authlayer/testkit';
+import {
+  createSigningKey,
+  mintToken,
+  startJwksServer,
+  startLoopbackServer,
+  type JwksServer,
+  type SigningKey,
+} from '@authlayer/testkit';
 import { exportJWK, generateKeyPair } from 'jose';
 import { bearer, createClock, failure, jwksHandler, validClaims } from './fixtures.js';
 
@@ -28,7 +35,8 @@ describe('caching', () => {
     expect(jwks.hits).toBe(0); // nothing is fetched at start-up
     const token = await sign(key);
     await Promise.all(Array.from({ length: 20 }, () => handler.authenticate(bearer(token))));
-    for (let i = 0; i < 20; i += 1) expect(await handler.authenticate(bearer(token))).toMatchObject({ userId: 'user-1' });
+    for (let i = 0; i < 20; i += 1)
+      expect(await handler.authenticate(bearer(token))).toMatchObject({ userId: 'user-1' });
     expect(jwks.hits).toBe(1);
   });
 
@@ -47,7 +55,9 @@ describe('unknown kids', () => {
     const { handler } = await jwksHandler(jwks.url, { algorithms: ['ES256'] });
     const tokens = await Promise.all(Array.from({ length: 1000 }, () => sign(key, { kid: randomUUID() })));
     const results = await Promise.allSettled(tokens.map((token) => handler.authenticate(bearer(token))));
-    const reasons = results.map((r) => (r.status === 'rejected' ? (r.reason as { reason: string }).reason : 'accepted'));
+    const reasons = results.map((r) =>
+      r.status === 'rejected' ? (r.reason as { reason: string }).reason : 'accepted',
+    );
     expect([...new Set(reasons)]).toEqual(['signature_invalid']);
     expect(jwks.hits).toBeLessThanOrEqual(2);
     expect(await handler.authenticate(bearer(await sign(key)))).toMatchObject({ userId: 'user-1' });
@@ -86,7 +96,12 @@ describe('a provider that is down, slow or confused', () => {
     const jwks = await serve([key]);
     jwks.setMode('fail');
     const clock = createClock();
-    const { handler, logger } = await jwksHandler(jwks.url, { algorithms: ['ES256'] }, { timeoutMs: 2000, cooldownMs: 30_000 }, clock.now);
+    const { handler, logger } = await jwksHandler(
+      jwks.url,
+      { algorithms: ['ES256'] },
+      { timeoutMs: 2000, cooldownMs: 30_000 },
+      clock.now,
+    );
     const token = await sign(key);
     await expect(handler.authenticate(bearer(token))).rejects.toMatchObject(failure('key_unavailable'));
     jwks.setMode('ok');
@@ -97,7 +112,11 @@ describe('a provider that is down, slow or confused', () => {
     expect(await handler.authenticate(bearer(token))).toMatchObject({ userId: 'user-1' });
     expect(jwks.hits).toBe(2);
     expect(logger.lines).toEqual([
-      { level: UNREADABLE, message: 'auth.jwt.jwks_url: the key set cannot be read (the answer was not a 200 with JSON); tokens are refused until it can' },
+      {
+        level: UNREADABLE,
+        message:
+          'auth.jwt.jwks_url: the key set cannot be read (the answer was not a 200 with JSON); tokens are refused until it can',
+      },
       { level: 'info', message: 'auth.jwt.jwks_url: the key set can be read again' },
     ]);
     expect(JSON.stringify(logger.lines)).not.toContain(token.slice(0, 20));
@@ -162,13 +181,17 @@ describe('several keys that fit a token without kid', () => {
     const expired = await mintToken(noKid[0] as SigningKey, validClaims({ exp: 1 }));
     await expect(handler.authenticate(bearer(expired))).rejects.toMatchObject(failure('token_expired'));
     const stranger = await createSigningKey('ES256', { kid: null });
-    await expect(handler.authenticate(bearer(await sign(stranger)))).rejects.toMatchObject(failure('signature_invalid'));
+    await expect(handler.authenticate(bearer(await sign(stranger)))).rejects.toMatchObject(
+      failure('signature_invalid'),
+    );
   });
 
   it('tries no more than four', async () => {
     const jwks = await serve(noKid);
     const { handler } = await jwksHandler(jwks.url, { algorithms: ['ES256'] });
-    await expect(handler.authenticate(bearer(await sign(noKid[4] as SigningKey)))).rejects.toMatchObject(failure('signature_invalid'));
+    await expect(handler.authenticate(bearer(await sign(noKid[4] as SigningKey)))).rejects.toMatchObject(
+      failure('signature_invalid'),
+    );
     expect(await handler.authenticate(bearer(await sign(noKid[3] as SigningKey)))).toMatchObject({ userId: 'user-1' });
   });
 });

@@ -11,14 +11,19 @@ beforeAll(async () => {
 describe('deps.isRevoked', () => {
   it('is asked on every request with the context and the claims, cache hits included', async () => {
     const asked: [AuthContext, Readonly<Record<string, unknown>>][] = [];
-    const { handler, token } = await staticHandler(key, {}, {
-      isRevoked: (context, claims) => {
-        asked.push([context, claims]);
-        return false;
+    const { handler, token } = await staticHandler(
+      key,
+      {},
+      {
+        isRevoked: (context, claims) => {
+          asked.push([context, claims]);
+          return false;
+        },
       },
-    });
+    );
     const sent = await token({ jti: 'j-1' });
-    for (let i = 0; i < 5; i += 1) await expect(handler.authenticate(bearer(sent))).resolves.toMatchObject({ userId: 'user-1' });
+    for (let i = 0; i < 5; i += 1)
+      await expect(handler.authenticate(bearer(sent))).resolves.toMatchObject({ userId: 'user-1' });
     expect(asked).toHaveLength(5);
     expect(asked[4]?.[0]).toMatchObject({ method: 'jwt', userId: 'user-1' });
     expect(asked[4]?.[1]).toMatchObject({ sub: 'user-1', jti: 'j-1' });
@@ -26,7 +31,8 @@ describe('deps.isRevoked', () => {
 
   it('refuses a token revoked after it was cached: token_revoked, and never from the cache', async () => {
     const revoked = new Set<string>();
-    const isRevoked = async (_context: AuthContext, claims: Readonly<Record<string, unknown>>) => revoked.has(String(claims.jti));
+    const isRevoked = async (_context: AuthContext, claims: Readonly<Record<string, unknown>>) =>
+      revoked.has(String(claims.jti));
     const { handler, token } = await staticHandler(key, {}, { isRevoked });
     const sent = await token({ jti: 'j-2' });
     for (let i = 0; i < 3; i += 1) await handler.authenticate(bearer(sent)); // cached by now
@@ -43,7 +49,8 @@ describe('deps.isRevoked', () => {
     let calls = 0;
     const { handler, token } = await staticHandler(key, {}, { isRevoked: () => (calls += 1) <= 3 });
     const sent = await token();
-    for (let i = 0; i < 3; i += 1) await expect(handler.authenticate(bearer(sent))).rejects.toMatchObject(failure('token_revoked'));
+    for (let i = 0; i < 3; i += 1)
+      await expect(handler.authenticate(bearer(sent))).rejects.toMatchObject(failure('token_revoked'));
     await expect(handler.authenticate(bearer(sent))).resolves.toMatchObject({ userId: 'user-1' });
   });
 
@@ -62,12 +69,16 @@ describe('deps.isRevoked', () => {
       const { handler, token, logger } = await staticHandler(key, {}, { isRevoked });
       const sent = await token();
       await expect(handler.authenticate(bearer(sent))).rejects.toMatchObject(failure('token_revoked'));
-      expect(logger.lines).toEqual([{ level: 'error', message: expect.stringMatching(/^isRevoked (failed|answered)/) }]);
+      expect(logger.lines).toEqual([
+        { level: 'error', message: expect.stringMatching(/^isRevoked (failed|answered)/) },
+      ]);
       expect(JSON.stringify(logger.lines)).not.toContain(sent.slice(-20));
     }
   });
 
   it('must be a function', async () => {
-    await expect(staticHandler(key, {}, { isRevoked: true as never })).rejects.toThrow(new TypeError('isRevoked must be a function'));
+    await expect(staticHandler(key, {}, { isRevoked: true as never })).rejects.toThrow(
+      new TypeError('isRevoked must be a function'),
+    );
   });
 });

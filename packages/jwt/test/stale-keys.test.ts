@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createCaptureLogger, createSigningKey, mintToken, startJwksServer, type JwksServer, type SigningKey } from '@authlayer/testkit';
+import {
+  createCaptureLogger,
+  createSigningKey,
+  mintToken,
+  startJwksServer,
+  type JwksServer,
+  type SigningKey,
+} from '@authlayer/testkit';
 import { createJwtHandler } from '../src/index.js';
 import { bearer, createClock, failure, jwtConfig, NOW, validClaims } from './fixtures.js';
 
@@ -24,7 +31,8 @@ async function setUp(jwt: Record<string, unknown>) {
   const handler = await createJwtHandler(config, { env: {}, logger, now: clock.now, jwks: { timeoutMs: 2000 } });
   // Tokens valid for the whole test; each request a new one, so that each asks the key set.
   let serial = 0;
-  const mint = () => mintToken(key, validClaims({ iss: idp.issuer, exp: NOW + 7 * 86_400, jti: String((serial += 1)) }));
+  const mint = () =>
+    mintToken(key, validClaims({ iss: idp.issuer, exp: NOW + 7 * 86_400, jti: String((serial += 1)) }));
   const token = await mint();
   const ask = async () => handler.authenticate(bearer(await mint()));
   return { idp, clock, logger, handler, ask, token };
@@ -92,7 +100,12 @@ describe('stale_keys_seconds: the last good key set during an outage', () => {
     clock.advance(COOLDOWN);
     await Promise.allSettled(Array.from({ length: 500 }, ask));
     // One discovery + key set at the start, then one discovery request per cool-down.
-    expect(idp.paths).toEqual(['/.well-known/openid-configuration', '/jwks', '/.well-known/openid-configuration', '/.well-known/openid-configuration']);
+    expect(idp.paths).toEqual([
+      '/.well-known/openid-configuration',
+      '/jwks',
+      '/.well-known/openid-configuration',
+      '/.well-known/openid-configuration',
+    ]);
   });
 
   it('readiness() alone fetches a due key set in the background, once', async () => {
@@ -100,7 +113,9 @@ describe('stale_keys_seconds: the last good key set during an outage', () => {
     expect(handler.readiness?.()).toEqual({ ready: false, keys: 'not_fetched' });
     expect(handler.readiness?.()).toEqual({ ready: false, keys: 'not_fetched' });
     // The probe started the fetch; this request joins it instead of starting another.
-    await expect(handler.authenticate(bearer(await mintToken(key, validClaims({ iss: idp.issuer }))))).resolves.toMatchObject({ userId: 'user-1' });
+    await expect(
+      handler.authenticate(bearer(await mintToken(key, validClaims({ iss: idp.issuer })))),
+    ).resolves.toMatchObject({ userId: 'user-1' });
     expect(handler.readiness?.()).toEqual({ ready: true, keys: 'fresh' });
     expect(idp.hits).toBe(2);
   });

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AuthHandler } from '@authlayer/core';
-import { createCaptureLogger, createSigningKey, mintToken, startJwksServer, type JwksServer, type SigningKey } from '@authlayer/testkit';
+import {
+  createCaptureLogger,
+  createSigningKey,
+  mintToken,
+  startJwksServer,
+  type JwksServer,
+  type SigningKey,
+} from '@authlayer/testkit';
 import { createJwtHandler, TOKEN_CACHE_DEFAULTS } from '../src/index.js';
 import { createTokenCache, type TokenCache } from '../src/token-cache.js';
 import { bearer, failure, jwtConfig, NOW, validClaims } from './fixtures.js';
@@ -91,7 +98,8 @@ describe('createTokenCache', () => {
     // Each comes back after 9 999 others, so it would miss a 1024-entry LRU: none is stored.
     expect(cache.size).toBe(1);
     // 1000 tokens in turn come back within the window: most are stored (fingerprint slots collide).
-    for (const round of [1, 2]) for (const token of pool.slice(0, 1000)) cache.set(token, round, times(NOW + 60), at(NOW));
+    for (const round of [1, 2])
+      for (const token of pool.slice(0, 1000)) cache.set(token, round, times(NOW + 60), at(NOW));
     expect(cache.size).toBeGreaterThan(850);
   });
 
@@ -134,9 +142,11 @@ describe('the cache inside the handler', () => {
     const cached = await handlerFor({}, { public_key_env: 'JWT_KEY' });
     const uncached = await handlerFor({ maxEntries: 0 }, { public_key_env: 'JWT_KEY' });
     const tokens = await Promise.all(
-      [validClaims({ exp: NOW + 5 }), validClaims({ exp: NOW + 40, nbf: NOW + 35 }), validClaims({ exp: NOW + 90, iat: NOW + 50 })].map(
-        (claims) => mintToken(key, claims),
-      ),
+      [
+        validClaims({ exp: NOW + 5 }),
+        validClaims({ exp: NOW + 40, nbf: NOW + 35 }),
+        validClaims({ exp: NOW + 90, iat: NOW + 50 }),
+      ].map((claims) => mintToken(key, claims)),
     );
     const instants = Array.from({ length: 161 }, (_, i) => at(NOW - 20) + i * 750);
     const outcomes = new Set<string>();

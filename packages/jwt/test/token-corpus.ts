@@ -23,7 +23,12 @@ export function createRandom(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (n: number): number => Math.floor(next() * n);
-  return { next, int, chance: (p: number) => next() < p, pick: <T>(list: readonly T[]): T => list[int(list.length)] as T };
+  return {
+    next,
+    int,
+    chance: (p: number) => next() < p,
+    pick: <T>(list: readonly T[]): T => list[int(list.length)] as T,
+  };
 }
 export type Random = ReturnType<typeof createRandom>;
 
@@ -52,22 +57,60 @@ const object = (members: [string, string | undefined][]): string =>
 /** A time claim around `center` (seconds), or a value of the wrong kind. */
 function timeClaim(random: Random, center: number): string | undefined {
   if (random.chance(0.75)) return String(center + random.pick([-2, -1, -0.5, 0, 0.5, 1, 2, 300, -300, 1e-7]));
-  return random.pick([`"${center}"`, 'null', 'true', '[]', '{}', '1e400', '-1e400', '0', '-0', '1e308', `${center}e0`, ABSENT]);
+  return random.pick([
+    `"${center}"`,
+    'null',
+    'true',
+    '[]',
+    '{}',
+    '1e400',
+    '-1e400',
+    '0',
+    '-0',
+    '1e308',
+    `${center}e0`,
+    ABSENT,
+  ]);
 }
 
 function headerText(random: Random, key: SigningKey): string {
-  if (random.chance(0.04)) return random.pick(['[]', `"${key.alg}"`, '1', 'null', 'true', '{', `{"alg":"${key.alg}"`, '', ' ']);
+  if (random.chance(0.04))
+    return random.pick(['[]', `"${key.alg}"`, '1', 'null', 'true', '{', `{"alg":"${key.alg}"`, '', ' ']);
   const other = key.alg.startsWith('HS') ? 'RS256' : 'HS256';
   const alg = random.chance(0.85)
     ? `"${key.alg}"`
-    : random.pick(['"none"', '"None"', `"${key.alg.toLowerCase()}"`, '""', '123', 'null', `["${key.alg}"]`, `"${other}"`, ABSENT]);
+    : random.pick([
+        '"none"',
+        '"None"',
+        `"${key.alg.toLowerCase()}"`,
+        '""',
+        '123',
+        'null',
+        `["${key.alg}"]`,
+        `"${other}"`,
+        ABSENT,
+      ]);
   const members: [string, string | undefined][] = [
     ['alg', alg],
     ['typ', random.pick(['"JWT"', '"JWT"', '"at+jwt"', '123', ABSENT])],
     ['kid', random.chance(0.8) ? JSON.stringify(key.kid) : random.pick(['"other"', '123', 'null', ABSENT])],
   ];
   if (random.chance(0.15)) {
-    members.push(['crit', random.pick(['["b64"]', '["b64"]', '[]', '["x-ext"]', '["b64","b64"]', '"b64"', '[""]', '[1]', 'null', '["b64","x"]'])]);
+    members.push([
+      'crit',
+      random.pick([
+        '["b64"]',
+        '["b64"]',
+        '[]',
+        '["x-ext"]',
+        '["b64","b64"]',
+        '"b64"',
+        '[""]',
+        '[1]',
+        'null',
+        '["b64","x"]',
+      ]),
+    ]);
   }
   if (random.chance(0.15)) members.push(['b64', random.pick(['true', 'false', 'false', '"false"', '0', 'null'])]);
   if (random.chance(0.05)) members.push(['x-ext', '1'], ['jku', '"https://evil.example/jwks"']);
@@ -79,13 +122,29 @@ function headerText(random: Random, key: SigningKey): string {
 function payloadText(random: Random): string {
   if (random.chance(0.04)) return random.pick(['[]', '"x"', '1', 'null', `[{"exp":${NOW + 300}}]`, '{', '', 'true']);
   const members: [string, string | undefined][] = [
-    ['iss', random.chance(0.9) ? `"${ISSUER}"` : random.pick([`"${ISSUER}/"`, '""', 'null', `["${ISSUER}"]`, '123', ABSENT])],
+    [
+      'iss',
+      random.chance(0.9) ? `"${ISSUER}"` : random.pick([`"${ISSUER}/"`, '""', 'null', `["${ISSUER}"]`, '123', ABSENT]),
+    ],
     ['sub', '"user-1"'],
     [
       'aud',
       random.chance(0.75)
         ? `"${AUDIENCE}"`
-        : random.pick(['["api"]', '["other","api"]', '[]', '["API"]', '[null,"api"]', '[1]', '"other"', 'null', '{}', ABSENT, '[["api"]]', '"api "']),
+        : random.pick([
+            '["api"]',
+            '["other","api"]',
+            '[]',
+            '["API"]',
+            '[null,"api"]',
+            '[1]',
+            '"other"',
+            'null',
+            '{}',
+            ABSENT,
+            '[["api"]]',
+            '"api "',
+          ]),
     ],
   ];
   if (random.chance(0.05)) members.push(['exp', `${NOW + 300}`]); // overridden below when exp is written again
@@ -103,7 +162,12 @@ function textBytes(random: Random, text: string): Buffer {
   const roll = random.next();
   if (roll < 0.03) return Buffer.from(`\uFEFF${text}`);
   if (roll < 0.06) return Buffer.from(` \n${text}\t `);
-  if (roll < 0.09) return Buffer.concat([Buffer.from(text.slice(0, -1)), Buffer.from([random.pick([0xff, 0xc3, 0xed, 0x80])]), Buffer.from(text.slice(-1))]);
+  if (roll < 0.09)
+    return Buffer.concat([
+      Buffer.from(text.slice(0, -1)),
+      Buffer.from([random.pick([0xff, 0xc3, 0xed, 0x80])]),
+      Buffer.from(text.slice(-1)),
+    ]);
   if (roll < 0.11) return Buffer.from(text.replace('user-1', 'us\u00e9r-\u{1f600}'));
   return Buffer.from(text);
 }
@@ -141,7 +205,8 @@ export function mutatedCase(random: Random, from: readonly Case[]): Case {
   const [h, p, s] = token.split('.') as [string, string, string];
   const mutations: (() => string)[] = [
     () => `${token.slice(0, at)}${random.pick([...ALPHABET])}${token.slice(at + 1)}`,
-    () => `${token.slice(0, at)}${random.pick(['=', ' ', '+', '/', '.', '~', '%', 'é', '\u0000', '\n'])}${token.slice(at + 1)}`,
+    () =>
+      `${token.slice(0, at)}${random.pick(['=', ' ', '+', '/', '.', '~', '%', 'é', '\u0000', '\n'])}${token.slice(at + 1)}`,
     () => token.slice(0, at),
     () => `${token.slice(0, at)}${token.slice(at + 1)}`,
     () => `${token.slice(0, at)}${random.pick([...ALPHABET])}${token.slice(at)}`,

@@ -4,7 +4,8 @@ import { errors } from 'jose';
 import { joseErrorCode, translateJoseError } from '../src/verify/translate-jose-error.js';
 import { failure } from './fixtures.js';
 
-const claim = (name: string, reason: string) => new errors.JWTClaimValidationFailed('library text', { secret: 'claim' }, name, reason);
+const claim = (name: string, reason: string) =>
+  new errors.JWTClaimValidationFailed('library text', { secret: 'claim' }, name, reason);
 const cases: [string, unknown, AuthFailure][] = [
   ['expired', new errors.JWTExpired('library text', {}, 'exp', 'check_failed'), 'token_expired'],
   ['nbf in the future', claim('nbf', 'check_failed'), 'token_not_yet_valid'],

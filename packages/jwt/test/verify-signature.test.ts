@@ -18,28 +18,58 @@ const spki = (key: KeyObject) => key.export({ type: 'spki', format: 'der' });
 
 describe('a key that does not fit the algorithm is refused as jose refuses it', () => {
   it.each([
-    ['RS256 with an RSA key imported for SHA-384', 'RS256', async () => {
-      const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      return subtle.importKey('spki', spki(publicKey), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-384' }, false, ['verify']);
-    }],
-    ['RS256 with a 1024-bit RSA key', 'RS256', async () => {
-      const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
-      return subtle.importKey('spki', spki(publicKey), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify']);
-    }],
-    ['RS256 with an RSA-PSS key', 'RS256', async () => {
-      const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      return subtle.importKey('spki', spki(publicKey), { name: 'RSA-PSS', hash: 'SHA-256' }, false, ['verify']);
-    }],
-    ['ES256 with a P-384 key', 'ES256', async () => {
-      const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'secp384r1' });
-      return subtle.importKey('spki', spki(publicKey), { name: 'ECDSA', namedCurve: 'P-384' }, false, ['verify']);
-    }],
-    ['ES256 with a private key', 'ES256', async () =>
-      (await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])).privateKey],
-    ['HS256 with an HMAC key for SHA-512', 'HS256', () =>
-      subtle.importKey('raw', new Uint8Array(64), { name: 'HMAC', hash: 'SHA-512' }, false, ['verify'])],
-    ['HS256 with an HMAC key that may only sign', 'HS256', () =>
-      subtle.importKey('raw', new Uint8Array(64), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])],
+    [
+      'RS256 with an RSA key imported for SHA-384',
+      'RS256',
+      async () => {
+        const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+        return subtle.importKey('spki', spki(publicKey), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-384' }, false, [
+          'verify',
+        ]);
+      },
+    ],
+    [
+      'RS256 with a 1024-bit RSA key',
+      'RS256',
+      async () => {
+        const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+        return subtle.importKey('spki', spki(publicKey), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, [
+          'verify',
+        ]);
+      },
+    ],
+    [
+      'RS256 with an RSA-PSS key',
+      'RS256',
+      async () => {
+        const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+        return subtle.importKey('spki', spki(publicKey), { name: 'RSA-PSS', hash: 'SHA-256' }, false, ['verify']);
+      },
+    ],
+    [
+      'ES256 with a P-384 key',
+      'ES256',
+      async () => {
+        const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'secp384r1' });
+        return subtle.importKey('spki', spki(publicKey), { name: 'ECDSA', namedCurve: 'P-384' }, false, ['verify']);
+      },
+    ],
+    [
+      'ES256 with a private key',
+      'ES256',
+      async () =>
+        (await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])).privateKey,
+    ],
+    [
+      'HS256 with an HMAC key for SHA-512',
+      'HS256',
+      () => subtle.importKey('raw', new Uint8Array(64), { name: 'HMAC', hash: 'SHA-512' }, false, ['verify']),
+    ],
+    [
+      'HS256 with an HMAC key that may only sign',
+      'HS256',
+      () => subtle.importKey('raw', new Uint8Array(64), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
+    ],
   ] as const)('%s', async (_name, alg, makeKey) => {
     const wrongKey = await makeKey();
     const token = await mintToken(await createSigningKey(alg), validClaims());
@@ -54,7 +84,10 @@ describe('keys the fast path leaves to jose', () => {
     const key = await createSigningKey('HS256');
     const secret = key.signingKey as Uint8Array;
     const token = await mintToken(key, validClaims());
-    for (const resolved of [secret, KeyObject.from(await subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, true, ['verify']))]) {
+    for (const resolved of [
+      secret,
+      KeyObject.from(await subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, true, ['verify'])),
+    ]) {
       const [fast] = both(() => resolved, 'HS256');
       expect(await fast!(token)).toMatchObject({ sub: 'user-1' });
     }
@@ -65,7 +98,10 @@ describe('keys the fast path leaves to jose', () => {
   it('refuses as jose does when the clock is not a usable time', async () => {
     const token = await mintToken(await createSigningKey('HS256'), validClaims());
     const key = await subtle.importKey('raw', new Uint8Array(64), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-    const signed = await mintToken({ alg: 'HS256', kid: undefined, signingKey: new Uint8Array(64), publicJwk: {}, envValue: '' }, validClaims());
+    const signed = await mintToken(
+      { alg: 'HS256', kid: undefined, signingKey: new Uint8Array(64), publicJwk: {}, envValue: '' },
+      validClaims(),
+    );
     for (const clock of [Number.NaN, 9e15]) {
       const settings = { jwt: jwt('HS256'), now: () => clock };
       for (const verify of [createTokenVerifier(() => key, settings), createJoseVerifier(() => key, settings)]) {
@@ -80,7 +116,8 @@ describe('keys the fast path leaves to jose', () => {
     const throwing = () => {
       throw new Error('no key');
     };
-    for (const verify of both(throwing, 'HS256')) await expect(verify(token)).rejects.toMatchObject(failure('token_malformed'));
+    for (const verify of both(throwing, 'HS256'))
+      await expect(verify(token)).rejects.toMatchObject(failure('token_malformed'));
   });
 });
 

@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 
 const base = (claims: JWTPayload): JWTPayload => ({ iss: 'https://idp.example', aud: 'api', ...claims });
-const accepts = async (claims: JWTPayload) => expect(await verify(await mintToken(key, base(claims)))).toMatchObject(claims);
+const accepts = async (claims: JWTPayload) =>
+  expect(await verify(await mintToken(key, base(claims)))).toMatchObject(claims);
 const refuses = async (claims: JWTPayload, reason: AuthFailure) =>
   expect(verify(await mintToken(key, base(claims)))).rejects.toMatchObject(failure(reason));
 

@@ -31,7 +31,8 @@ export function digestOf(token: string): string {
  */
 export function createAnswerCache(cacheSeconds: number, options: AnswerCacheOptions = {}): AnswerCache {
   const maxEntries = options.maxEntries ?? ANSWER_CACHE_DEFAULTS.maxEntries;
-  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new TypeError('answer cache: maxEntries must be a positive integer');
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1)
+    throw new TypeError('answer cache: maxEntries must be a positive integer');
   const entries = new Map<string, { readonly context: AuthContext; readonly until: number }>();
   return {
     get(key, nowMs) {

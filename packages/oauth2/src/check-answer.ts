@@ -21,7 +21,11 @@ export interface AnswerExpectations {
  * @throws AuthError as above; FetchFailure when `exp` or `nbf` is present but not a number
  *   (the provider's answer is garbled, not the token).
  */
-export function checkAnswer(answer: Readonly<Record<string, unknown>>, expected: AnswerExpectations, nowMs: number): number | null {
+export function checkAnswer(
+  answer: Readonly<Record<string, unknown>>,
+  expected: AnswerExpectations,
+  nowMs: number,
+): number | null {
   if (answer.active !== true) refuse('credentials_invalid');
   const exp = timeOf(answer.exp);
   const nbf = timeOf(answer.nbf);

@@ -26,7 +26,11 @@ export const MAX_ANSWER_BYTES = 64 * 1024;
  *
  * @throws FetchFailure and nothing else.
  */
-export async function fetchJsonObject(url: string, init: RequestInit, timeoutMs: number): Promise<Record<string, unknown>> {
+export async function fetchJsonObject(
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<Record<string, unknown>> {
   const signal = AbortSignal.timeout(timeoutMs);
   let text: string;
   try {

@@ -52,7 +52,8 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
   }
   const settings = config.oauth2;
   const clientSecret = readSecret(settings.clientSecretEnv, deps.env);
-  if (settings.clientId === null) throw new ConfigError({ path: `${PATH}.client_id`, message: 'oauth2 mode needs client_id' });
+  if (settings.clientId === null)
+    throw new ConfigError({ path: `${PATH}.client_id`, message: 'oauth2 mode needs client_id' });
   const now = deps.now ?? Date.now;
   const endpoint = createEndpointSource(settings);
   const introspect = createIntrospect({ ...settings, clientId: settings.clientId, clientSecret });
@@ -82,8 +83,10 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
 
   function authenticate(request: AuthRequest): Promise<AuthContext> {
     const bearer = readBearerToken(request);
-    if (bearer.kind === 'absent') return Promise.reject(new AuthError('credentials_missing', bearerChallenge('credentials_missing')));
-    if (bearer.kind === 'malformed') return Promise.reject(new AuthError('token_malformed', bearerChallenge('token_malformed')));
+    if (bearer.kind === 'absent')
+      return Promise.reject(new AuthError('credentials_missing', bearerChallenge('credentials_missing')));
+    if (bearer.kind === 'malformed')
+      return Promise.reject(new AuthError('token_malformed', bearerChallenge('token_malformed')));
     const key = digestOf(bearer.token);
     const cached = cache.get(key, now());
     if (cached !== undefined) return Promise.resolve(cached);

@@ -23,7 +23,9 @@ export function createProviderHealth(logger: Logger): ProviderHealth {
     failed(error) {
       const cause = error instanceof FetchFailure ? error.kind : 'an unexpected error';
       if (state !== 'unavailable') {
-        logger.warn(`auth.oauth2: the introspection endpoint cannot be used (${cause}); tokens are refused until it can`);
+        logger.warn(
+          `auth.oauth2: the introspection endpoint cannot be used (${cause}); tokens are refused until it can`,
+        );
       }
       state = 'unavailable';
     },

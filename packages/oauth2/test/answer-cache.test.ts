@@ -40,7 +40,9 @@ describe('createAnswerCache', () => {
   });
 
   it.each([0, -1, 1.5, NaN])('refuses maxEntries %p', (maxEntries) => {
-    expect(() => createAnswerCache(60, { maxEntries })).toThrow(new TypeError('answer cache: maxEntries must be a positive integer'));
+    expect(() => createAnswerCache(60, { maxEntries })).toThrow(
+      new TypeError('answer cache: maxEntries must be a positive integer'),
+    );
   });
 });
 

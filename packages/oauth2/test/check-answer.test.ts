@@ -18,13 +18,19 @@ describe('checkAnswer', () => {
   });
 
   it('refuses exp at or before now, and nbf after now (both sides of each boundary)', () => {
-    expect(() => checkAnswer({ active: true, exp: SECONDS }, NONE, NOW)).toThrow(expect.objectContaining(refusal('token_expired')));
-    expect(() => checkAnswer({ active: true, nbf: SECONDS + 0.001 }, NONE, NOW)).toThrow(expect.objectContaining(refusal('token_not_yet_valid')));
+    expect(() => checkAnswer({ active: true, exp: SECONDS }, NONE, NOW)).toThrow(
+      expect.objectContaining(refusal('token_expired')),
+    );
+    expect(() => checkAnswer({ active: true, nbf: SECONDS + 0.001 }, NONE, NOW)).toThrow(
+      expect.objectContaining(refusal('token_not_yet_valid')),
+    );
     expect(checkAnswer({ active: true, nbf: SECONDS, exp: SECONDS + 0.001 }, NONE, NOW)).toBe(NOW + 1);
   });
 
   it.each([{ exp: '1800000000' }, { exp: Infinity }, { nbf: {} }])('calls %p a garbled answer', (fields) => {
-    expect(() => checkAnswer({ active: true, ...fields }, NONE, NOW)).toThrow(expect.objectContaining({ name: 'FetchFailure', kind: 'a garbled answer' }));
+    expect(() => checkAnswer({ active: true, ...fields }, NONE, NOW)).toThrow(
+      expect.objectContaining({ name: 'FetchFailure', kind: 'a garbled answer' }),
+    );
   });
 
   it('checks iss exactly and aud as a string or a list', () => {
@@ -32,10 +38,14 @@ describe('checkAnswer', () => {
     expect(checkAnswer({ active: true, iss: 'https://idp', aud: 'api' }, expected, NOW)).toBeNull();
     expect(checkAnswer({ active: true, iss: 'https://idp', aud: ['x', 'api'] }, expected, NOW)).toBeNull();
     for (const iss of ['https://idp/', undefined, ['https://idp']]) {
-      expect(() => checkAnswer({ active: true, iss, aud: 'api' }, expected, NOW)).toThrow(expect.objectContaining(refusal('issuer_mismatch')));
+      expect(() => checkAnswer({ active: true, iss, aud: 'api' }, expected, NOW)).toThrow(
+        expect.objectContaining(refusal('issuer_mismatch')),
+      );
     }
     for (const aud of ['API', undefined, ['x'], { api: true }]) {
-      expect(() => checkAnswer({ active: true, iss: 'https://idp', aud }, expected, NOW)).toThrow(expect.objectContaining(refusal('audience_mismatch')));
+      expect(() => checkAnswer({ active: true, iss: 'https://idp', aud }, expected, NOW)).toThrow(
+        expect.objectContaining(refusal('audience_mismatch')),
+      );
     }
   });
 });

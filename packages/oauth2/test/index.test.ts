@@ -13,14 +13,21 @@ afterAll(() => provider.close());
 describe('@authlayer/oauth2 public API', () => {
   it('exports createHandler, the name @authlayer/express loads, as the OAuth2 handler', () => {
     expect(oauth2.createHandler).toBe(createOAuth2Handler);
-    expect(Object.keys(oauth2).sort()).toEqual(['ANSWER_CACHE_DEFAULTS', 'MAX_ANSWER_BYTES', 'createHandler', 'createOAuth2Handler']);
+    expect(Object.keys(oauth2).sort()).toEqual([
+      'ANSWER_CACHE_DEFAULTS',
+      'MAX_ANSWER_BYTES',
+      'createHandler',
+      'createOAuth2Handler',
+    ]);
     expect(oauth2.ANSWER_CACHE_DEFAULTS).toEqual({ maxEntries: 10_000 });
   });
 
   it('authenticates on the real clock when deps.now is left out', async () => {
     const env = { OAUTH2_CLIENT_SECRET: provider.clients.basic.secret };
     const handler = await oauth2.createHandler(oauth2Config(provider), { env, logger: console });
-    const context = await handler.authenticate({ headers: { authorization: `Bearer ${await provider.obtainToken()}` } });
+    const context = await handler.authenticate({
+      headers: { authorization: `Bearer ${await provider.obtainToken()}` },
+    });
     expect(context).toMatchObject({ method: 'oauth2', userId: 'reporting-job' });
   });
 });

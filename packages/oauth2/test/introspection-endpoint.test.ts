@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 
 const discovering = (issuer: string) =>
-  parseAuthConfig({ auth: { mode: 'oauth2', oauth2: { discovery: true, issuer, client_id: 'c', timeout_ms: 1000 } } }).oauth2;
+  parseAuthConfig({ auth: { mode: 'oauth2', oauth2: { discovery: true, issuer, client_id: 'c', timeout_ms: 1000 } } })
+    .oauth2;
 
 describe('discovery: introspection_endpoint from the issuer metadata', () => {
   it("uses the real provider's introspection_endpoint, and authenticates through it", async () => {
@@ -37,17 +38,39 @@ describe('discovery: introspection_endpoint from the issuer metadata', () => {
     document = { issuer: metadata.origin, introspection_endpoint: `${metadata.origin}/introspect` };
     const source = createEndpointSource(discovering(metadata.origin));
     const before = metadataHits;
-    expect(new Set(await Promise.all([source(), source(), source()]))).toEqual(new Set([`${metadata.origin}/introspect`]));
+    expect(new Set(await Promise.all([source(), source(), source()]))).toEqual(
+      new Set([`${metadata.origin}/introspect`]),
+    );
     await source();
     expect(metadataHits).toBe(before + 1);
   });
 
   it.each([
-    ['names another issuer', () => ({ issuer: `${metadata.origin}/`, introspection_endpoint: `${metadata.origin}/i` }), 'the metadata names another issuer'],
-    ['has no introspection_endpoint', () => ({ issuer: metadata.origin }), 'the metadata has no usable introspection_endpoint'],
-    ['has a relative one', () => ({ issuer: metadata.origin, introspection_endpoint: '/i' }), 'the metadata has no usable introspection_endpoint'],
-    ['has one with user info', () => ({ issuer: metadata.origin, introspection_endpoint: 'https://u:p@x/i' }), 'the metadata has no usable introspection_endpoint'],
-    ['has a non-http one', () => ({ issuer: metadata.origin, introspection_endpoint: 'file:///etc/passwd' }), 'the metadata has no usable introspection_endpoint'],
+    [
+      'names another issuer',
+      () => ({ issuer: `${metadata.origin}/`, introspection_endpoint: `${metadata.origin}/i` }),
+      'the metadata names another issuer',
+    ],
+    [
+      'has no introspection_endpoint',
+      () => ({ issuer: metadata.origin }),
+      'the metadata has no usable introspection_endpoint',
+    ],
+    [
+      'has a relative one',
+      () => ({ issuer: metadata.origin, introspection_endpoint: '/i' }),
+      'the metadata has no usable introspection_endpoint',
+    ],
+    [
+      'has one with user info',
+      () => ({ issuer: metadata.origin, introspection_endpoint: 'https://u:p@x/i' }),
+      'the metadata has no usable introspection_endpoint',
+    ],
+    [
+      'has a non-http one',
+      () => ({ issuer: metadata.origin, introspection_endpoint: 'file:///etc/passwd' }),
+      'the metadata has no usable introspection_endpoint',
+    ],
   ])('refuses a document that %s, and asks again at the next request', async (_name, make, kind) => {
     document = make();
     const source = createEndpointSource(discovering(metadata.origin));

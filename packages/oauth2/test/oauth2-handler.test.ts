@@ -23,13 +23,21 @@ const refusal = (reason: string) => ({ name: 'AuthError', code: 'unauthorized', 
 describe('createOAuth2Handler against a real provider (oidc-provider, opaque tokens)', () => {
   it.each(['basic', 'post'] as const)('maps the answer for a token it issued (client_secret_%s)', async (method) => {
     const client = provider.clients[method];
-    const config = oauth2Config(provider, { client_id: client.id, auth_method: `client_secret_${method}`, issuer: provider.issuer, audience: 'urn:authlayer:api' });
+    const config = oauth2Config(provider, {
+      client_id: client.id,
+      auth_method: `client_secret_${method}`,
+      issuer: provider.issuer,
+      audience: 'urn:authlayer:api',
+    });
     const { authenticate } = await handlerFor(config, client.secret);
     expect(await authenticate(await provider.obtainToken())).toEqual(REPORTER);
   });
 
   it('answers from the cache until cache_seconds, then asks again and sees the revocation', async () => {
-    const { authenticate, clock } = await handlerFor(oauth2Config(provider, { cache_seconds: 60 }), provider.clients.basic.secret);
+    const { authenticate, clock } = await handlerFor(
+      oauth2Config(provider, { cache_seconds: 60 }),
+      provider.clients.basic.secret,
+    );
     const token = await provider.obtainToken();
     const before = provider.introspections;
     await authenticate(token);
@@ -43,7 +51,10 @@ describe('createOAuth2Handler against a real provider (oidc-provider, opaque tok
   });
 
   it('never caches an inactive answer, and with cache_seconds 0 asks every time', async () => {
-    const { authenticate } = await handlerFor(oauth2Config(provider, { cache_seconds: 0 }), provider.clients.basic.secret);
+    const { authenticate } = await handlerFor(
+      oauth2Config(provider, { cache_seconds: 0 }),
+      provider.clients.basic.secret,
+    );
     const token = await provider.obtainToken();
     const before = provider.introspections;
     await authenticate(token);
@@ -65,14 +76,20 @@ describe('createOAuth2Handler against a real provider (oidc-provider, opaque tok
 
   it('checks iss and aud as configured', async () => {
     const token = await provider.obtainToken();
-    const issuer = await handlerFor(oauth2Config(provider, { issuer: 'https://other.example' }), provider.clients.basic.secret);
+    const issuer = await handlerFor(
+      oauth2Config(provider, { issuer: 'https://other.example' }),
+      provider.clients.basic.secret,
+    );
     await expect(issuer.authenticate(token)).rejects.toMatchObject(refusal('issuer_mismatch'));
     const audience = await handlerFor(oauth2Config(provider, { audience: 'urn:other' }), provider.clients.basic.secret);
     await expect(audience.authenticate(token)).rejects.toMatchObject(refusal('audience_mismatch'));
   });
 
   it('refuses a token past exp at the next request, even from the cache', async () => {
-    const { authenticate, clock } = await handlerFor(oauth2Config(provider, { cache_seconds: 3600 }), provider.clients.basic.secret);
+    const { authenticate, clock } = await handlerFor(
+      oauth2Config(provider, { cache_seconds: 3600 }),
+      provider.clients.basic.secret,
+    );
     const token = await provider.obtainToken();
     await authenticate(token);
     clock.now += 301_000; // the provider's tokens live 300 s
@@ -82,21 +99,27 @@ describe('createOAuth2Handler against a real provider (oidc-provider, opaque tok
   it('says key_unavailable when the client secret is wrong (the provider answers 401)', async () => {
     const { authenticate, logger } = await handlerFor(oauth2Config(provider), 'not-the-secret');
     await expect(authenticate(await provider.obtainToken())).rejects.toMatchObject(refusal('key_unavailable'));
-    expect(logger.text).toEqual(['warn: auth.oauth2: the introspection endpoint cannot be used (not a 200); tokens are refused until it can']);
+    expect(logger.text).toEqual([
+      'warn: auth.oauth2: the introspection endpoint cannot be used (not a 200); tokens are refused until it can',
+    ]);
   });
 
   it('refuses missing and malformed credentials without asking the provider', async () => {
     const { handler } = await handlerFor(oauth2Config(provider), provider.clients.basic.secret);
     const before = provider.introspections;
     await expect(handler.authenticate({ headers: {} })).rejects.toMatchObject(refusal('credentials_missing'));
-    await expect(handler.authenticate({ headers: { authorization: 'Bearer a b' } })).rejects.toMatchObject(refusal('token_malformed'));
+    await expect(handler.authenticate({ headers: { authorization: 'Bearer a b' } })).rejects.toMatchObject(
+      refusal('token_malformed'),
+    );
     expect(provider.introspections).toBe(before);
   });
 });
 
 describe('createOAuth2Handler at start-up', () => {
   it.each([undefined, ''])('refuses a client secret variable that is %p, naming it', async (value) => {
-    await expect(createOAuth2Handler(oauth2Config(provider), { env: { OAUTH2_CLIENT_SECRET: value }, logger: console })).rejects.toMatchObject({
+    await expect(
+      createOAuth2Handler(oauth2Config(provider), { env: { OAUTH2_CLIENT_SECRET: value }, logger: console }),
+    ).rejects.toMatchObject({
       name: 'ConfigError',
       message: 'auth.oauth2.client_secret_env: the variable OAUTH2_CLIENT_SECRET is unset or empty',
     });
@@ -104,7 +127,9 @@ describe('createOAuth2Handler at start-up', () => {
 
   it('refuses a config without client_id (built for another mode)', async () => {
     const config = { ...oauth2Config(provider), oauth2: { ...oauth2Config(provider).oauth2, clientId: null } };
-    await expect(createOAuth2Handler(config, { env: { OAUTH2_CLIENT_SECRET: 's' }, logger: console })).rejects.toMatchObject({
+    await expect(
+      createOAuth2Handler(config, { env: { OAUTH2_CLIENT_SECRET: 's' }, logger: console }),
+    ).rejects.toMatchObject({
       message: 'auth.oauth2.client_id: oauth2 mode needs client_id',
     });
   });
@@ -116,7 +141,10 @@ describe('createOAuth2Handler at start-up', () => {
 
   it('describes itself for --check by names, never the secret', async () => {
     const secret = provider.clients.basic.secret;
-    const { handler } = await handlerFor(oauth2Config(provider, { introspection_url: `${provider.introspectionEndpoint}?k=v` }), secret);
+    const { handler } = await handlerFor(
+      oauth2Config(provider, { introspection_url: `${provider.introspectionEndpoint}?k=v` }),
+      secret,
+    );
     const description = handler.describe?.();
     expect(description).toEqual({
       introspection_url: `${provider.introspectionEndpoint}?k=redacted`,

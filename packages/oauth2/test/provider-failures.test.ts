@@ -9,7 +9,12 @@ beforeAll(async () => {
 afterEach(() => provider.setMode('ok'));
 afterAll(() => provider.close());
 
-const UNAVAILABLE = { name: 'AuthError', status: 401, reason: 'key_unavailable', message: 'no key is available to verify the token' };
+const UNAVAILABLE = {
+  name: 'AuthError',
+  status: 401,
+  reason: 'key_unavailable',
+  message: 'no key is available to verify the token',
+};
 const TIMEOUT_MS = 300;
 
 describe('the provider down, slow or garbled → 401 key_unavailable, bounded by timeout_ms', () => {
@@ -19,7 +24,10 @@ describe('the provider down, slow or garbled → 401 key_unavailable, bounded by
     ['garbage', 'not a JSON object'],
     ['html', 'not a JSON object'],
   ] as [IntrospectionMode, string][])('mode %s', async (mode, cause) => {
-    const { authenticate, logger } = await handlerFor(oauth2Config(provider, { timeout_ms: TIMEOUT_MS }), provider.clients.basic.secret);
+    const { authenticate, logger } = await handlerFor(
+      oauth2Config(provider, { timeout_ms: TIMEOUT_MS }),
+      provider.clients.basic.secret,
+    );
     const token = await provider.obtainToken();
     provider.setMode(mode);
     const started = performance.now();
@@ -27,7 +35,9 @@ describe('the provider down, slow or garbled → 401 key_unavailable, bounded by
     expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 2_000);
     await expect(authenticate(token)).rejects.toMatchObject(UNAVAILABLE);
     // One warning per outage, with a cause and never the token, the secret or the answer.
-    expect(logger.text).toEqual([`warn: auth.oauth2: the introspection endpoint cannot be used (${cause}); tokens are refused until it can`]);
+    expect(logger.text).toEqual([
+      `warn: auth.oauth2: the introspection endpoint cannot be used (${cause}); tokens are refused until it can`,
+    ]);
     provider.setMode('ok');
     expect((await authenticate(token)).userId).toBe('reporting-job');
     expect(logger.text[1]).toBe('info: auth.oauth2: the introspection endpoint answers again');
@@ -47,9 +57,14 @@ describe('the provider down, slow or garbled → 401 key_unavailable, bounded by
   it('says key_unavailable when nothing listens at the endpoint', async () => {
     const closed = await startLoopbackServer(() => undefined);
     await closed.close();
-    const { authenticate, logger } = await handlerFor(oauth2Config(provider, { introspection_url: `${closed.origin}/introspect` }), 's');
+    const { authenticate, logger } = await handlerFor(
+      oauth2Config(provider, { introspection_url: `${closed.origin}/introspect` }),
+      's',
+    );
     await expect(authenticate('some-token')).rejects.toMatchObject(UNAVAILABLE);
-    expect(logger.text).toEqual(['warn: auth.oauth2: the introspection endpoint cannot be used (unreachable); tokens are refused until it can']);
+    expect(logger.text).toEqual([
+      'warn: auth.oauth2: the introspection endpoint cannot be used (unreachable); tokens are refused until it can',
+    ]);
   });
 
   it('shares one failing request among concurrent requests, and caches nothing of it', async () => {

@@ -1,6 +1,11 @@
 import { jest } from '@jest/globals';
 import { parseAuthConfig, type AuthConfig } from '@authlayer/core';
-import { createCaptureLogger, startOpaqueTokenProvider, type CaptureLogger, type OpaqueTokenProvider } from '@authlayer/testkit';
+import {
+  createCaptureLogger,
+  startOpaqueTokenProvider,
+  type CaptureLogger,
+  type OpaqueTokenProvider,
+} from '@authlayer/testkit';
 import { createOAuth2Handler } from '../src/oauth2-handler.js';
 
 /** Starts the real opaque-token provider, hiding oidc-provider's development warnings. */
@@ -38,7 +43,11 @@ export function oauth2Config(provider: OpaqueTokenProvider, fields: Record<strin
 export async function handlerFor(config: AuthConfig, secret: string, start = Date.now()) {
   const clock = { now: start };
   const logger: CaptureLogger = createCaptureLogger();
-  const handler = await createOAuth2Handler(config, { env: { OAUTH2_CLIENT_SECRET: secret }, logger, now: () => clock.now });
+  const handler = await createOAuth2Handler(config, {
+    env: { OAUTH2_CLIENT_SECRET: secret },
+    logger,
+    now: () => clock.now,
+  });
   const authenticate = (token: string) => handler.authenticate({ headers: { authorization: `Bearer ${token}` } });
   return { handler, authenticate, clock, logger };
 }

@@ -16,7 +16,11 @@ export { startIntrospectionServer } from './introspection-server.js';
 export type { IntrospectionServer, IntrospectionServerOptions, OpaqueTokenOptions } from './introspection-server.js';
 export { startTestIdentityProvider } from './test-identity-provider.js';
 export type { RawConfig, SignTokenOptions, TestIdentityProvider } from './test-identity-provider.js';
-export type { IntrospectionClientCredentials, IntrospectionMode, OpaqueTokenProvider } from './opaque-token-provider.js';
+export type {
+  IntrospectionClientCredentials,
+  IntrospectionMode,
+  OpaqueTokenProvider,
+} from './opaque-token-provider.js';
 export type { OidcClient, OidcProvider } from './oidc-provider.js';
 export { expectedContext } from './expected-context.js';
 export type { ContextJson } from './expected-context.js';

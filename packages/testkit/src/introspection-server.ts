@@ -74,8 +74,10 @@ export async function startIntrospectionServer(options: IntrospectionServerOptio
     if (mode === 'hang') return;
     if (mode === 'fail') return void response.writeHead(500).end('internal error');
     if (mode === 'garbage') return void json(response, 200, undefined, '{"active":tru');
-    if (mode === 'html') return void response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>Sign in');
-    if (!authenticated(form, request.headers.authorization)) return void json(response, 401, { error: 'invalid_client' });
+    if (mode === 'html')
+      return void response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>Sign in');
+    if (!authenticated(form, request.headers.authorization))
+      return void json(response, 401, { error: 'invalid_client' });
     const claims = tokens.get(form.get('token') ?? '');
     const active = claims !== undefined && (claims.exp as number) * 1000 > now();
     json(response, 200, active ? { active: true, ...claims } : { active: false });
@@ -83,7 +85,10 @@ export async function startIntrospectionServer(options: IntrospectionServerOptio
 
   function authenticated(form: URLSearchParams, authorization: string | undefined): boolean {
     if (authorization?.startsWith('Basic ')) {
-      const [id = '', secret = ''] = Buffer.from(authorization.slice(6), 'base64').toString().split(':').map(decodeForm);
+      const [id = '', secret = ''] = Buffer.from(authorization.slice(6), 'base64')
+        .toString()
+        .split(':')
+        .map(decodeForm);
       return id === clientId && same(secret, clientSecret);
     }
     return form.get('client_id') === clientId && same(form.get('client_secret') ?? '', clientSecret);

@@ -58,13 +58,15 @@ export async function startOidcProvider(
     jwks: { keys: [signingJwk] },
     clientDefaults: { id_token_signed_response_alg: alg },
     ttl: { ClientCredentials: 300 },
-    clients: [CLIENT, ...extraClients.map((client) => ({ client_id: client.id, client_secret: SECRET }))].map((client) => ({
-      ...client,
-      grant_types: ['client_credentials'],
-      redirect_uris: [],
-      response_types: [],
-      token_endpoint_auth_method: 'client_secret_post',
-    })),
+    clients: [CLIENT, ...extraClients.map((client) => ({ client_id: client.id, client_secret: SECRET }))].map(
+      (client) => ({
+        ...client,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        token_endpoint_auth_method: 'client_secret_post',
+      }),
+    ),
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
@@ -72,7 +74,9 @@ export async function startOidcProvider(
         enabled: true,
         defaultResource: () => OIDC_RESOURCE,
         getResourceServerInfo: () => ({
-          scope: [...new Set(['invoke', 'read', ...extraClients.flatMap((client) => client.scope.split(' '))])].filter(Boolean).join(' '),
+          scope: [...new Set(['invoke', 'read', ...extraClients.flatMap((client) => client.scope.split(' '))])]
+            .filter(Boolean)
+            .join(' '),
           audience: OIDC_RESOURCE,
           accessTokenTTL: 300,
           accessTokenFormat: 'jwt',
@@ -87,7 +91,10 @@ export async function startOidcProvider(
       },
   });
   callback = provider.callback();
-  const discovery = (await (await fetch(`${server.origin}/.well-known/openid-configuration`)).json()) as Record<string, string>;
+  const discovery = (await (await fetch(`${server.origin}/.well-known/openid-configuration`)).json()) as Record<
+    string,
+    string
+  >;
   const tokenEndpoint = discovery.token_endpoint as string;
   return {
     issuer: discovery.issuer as string,
@@ -97,7 +104,13 @@ export async function startOidcProvider(
     paths,
     obtainToken(clientId = CLIENT.client_id) {
       const scope = extraClients.find((client) => client.id === clientId)?.scope ?? 'invoke read';
-      return obtainClientCredentialsToken({ tokenEndpoint, clientId, clientSecret: SECRET, scope, resource: OIDC_RESOURCE });
+      return obtainClientCredentialsToken({
+        tokenEndpoint,
+        clientId,
+        clientSecret: SECRET,
+        scope,
+        resource: OIDC_RESOURCE,
+      });
     },
     close: () => server.close(),
   };

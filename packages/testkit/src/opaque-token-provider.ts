@@ -71,13 +71,25 @@ export async function startOpaqueTokenProvider(): Promise<OpaqueTokenProvider> {
       resourceIndicators: {
         enabled: true,
         defaultResource: () => OIDC_RESOURCE,
-        getResourceServerInfo: () => ({ scope: 'invoke read', audience: OIDC_RESOURCE, accessTokenTTL: 300, accessTokenFormat: 'opaque' }),
+        getResourceServerInfo: () => ({
+          scope: 'invoke read',
+          audience: OIDC_RESOURCE,
+          accessTokenTTL: 300,
+          accessTokenFormat: 'opaque',
+        }),
       },
     },
-    extraTokenClaims: () => ({ email: 'jobs@acme.example', realm_access: { roles: ['reporter'] }, org: { id: 'acme' } }),
+    extraTokenClaims: () => ({
+      email: 'jobs@acme.example',
+      realm_access: { roles: ['reporter'] },
+      org: { id: 'acme' },
+    }),
   });
   callback = provider.callback();
-  const discovery = (await (await fetch(`${server.origin}/.well-known/openid-configuration`)).json()) as Record<string, string>;
+  const discovery = (await (await fetch(`${server.origin}/.well-known/openid-configuration`)).json()) as Record<
+    string,
+    string
+  >;
   const form = (fields: Record<string, string>) => ({
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -99,7 +111,10 @@ export async function startOpaqueTokenProvider(): Promise<OpaqueTokenProvider> {
         resource: OIDC_RESOURCE,
       }),
     async revoke(token) {
-      const response = await fetch(discovery.revocation_endpoint as string, form({ token, client_id: ISSUING, client_secret: SECRET }));
+      const response = await fetch(
+        discovery.revocation_endpoint as string,
+        form({ token, client_id: ISSUING, client_secret: SECRET }),
+      );
       if (response.status !== 200) throw new Error(`the provider did not revoke the token (HTTP ${response.status})`);
     },
     setMode: (next) => void (mode = next),
@@ -111,6 +126,9 @@ function answerBadly(mode: Exclude<IntrospectionMode, 'ok'>, request: IncomingMe
   request.resume();
   if (mode === 'hang') return;
   if (mode === 'fail') return void response.writeHead(500).end('internal error');
-  const [type, body] = mode === 'html' ? ['text/html', '<!doctype html><title>Sign in</title><p>Sign in'] : ['application/json', '{"active":tru'];
+  const [type, body] =
+    mode === 'html'
+      ? ['text/html', '<!doctype html><title>Sign in</title><p>Sign in']
+      : ['application/json', '{"active":tru'];
   response.writeHead(200, { 'content-type': type }).end(body);
 }

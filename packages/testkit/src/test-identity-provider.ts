@@ -77,7 +77,14 @@ export async function startTestIdentityProvider(): Promise<TestIdentityProvider>
       const material =
         mode === 'jwt'
           ? { jwks_url: jwks.url, public_key_env: null, issuer, audience: AUDIENCE, algorithms: ['RS256'] }
-          : { introspection_url: introspection.url, discovery: false, issuer, audience: AUDIENCE, client_id: introspection.clientId, client_secret_env: SECRET_ENV };
+          : {
+              introspection_url: introspection.url,
+              discovery: false,
+              issuer,
+              audience: AUDIENCE,
+              client_id: introspection.clientId,
+              client_secret_env: SECRET_ENV,
+            };
       return { ...base, auth: { ...auth, mode, [mode]: { ...own, ...material } } };
     },
     get hits() {

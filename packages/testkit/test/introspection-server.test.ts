@@ -11,7 +11,10 @@ afterAll(() => server.close());
 const post = (form: Record<string, string>, authorization?: string) =>
   fetch(server.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization === undefined ? {} : { authorization }) },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(authorization === undefined ? {} : { authorization }),
+    },
     body: new URLSearchParams(form),
   });
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -21,7 +24,13 @@ describe('startIntrospectionServer', () => {
     const token = server.issueToken({ sub: 'u-1', scope: 'a b' }, { expiresIn: 60 });
     const credentials = { client_id: 'api:x', client_secret: 's&cret' };
     expect(await (await post({ token, ...credentials })).json()).toEqual({
-      active: true, iss: server.issuer, client_id: 'api:x', iat: 1_800_000_000, exp: 1_800_000_060, sub: 'u-1', scope: 'a b',
+      active: true,
+      iss: server.issuer,
+      client_id: 'api:x',
+      iat: 1_800_000_000,
+      exp: 1_800_000_060,
+      sub: 'u-1',
+      scope: 'a b',
     });
     clock.now += 60_000;
     expect(await (await post({ token, ...credentials })).json()).toEqual({ active: false });
@@ -35,7 +44,9 @@ describe('startIntrospectionServer', () => {
 
   it('takes client_secret_basic with form-encoded credentials, and refuses a wrong client', async () => {
     const token = server.issueToken();
-    expect((await (await post({ token }, basic('api%3Ax', 's%26cret'))).json()) as object).toMatchObject({ active: true });
+    expect((await (await post({ token }, basic('api%3Ax', 's%26cret'))).json()) as object).toMatchObject({
+      active: true,
+    });
     const noColon = `Basic ${Buffer.from('api%3Ax').toString('base64')}`;
     for (const authorization of [basic('api%3Ax', 'wrong'), basic('api%3Ax', '%E0%A4%A'), noColon, undefined]) {
       const response = await post({ token }, authorization);
@@ -54,22 +65,27 @@ describe('startIntrospectionServer', () => {
     ['fail', 500, 'internal error'],
     ['garbage', 200, '{"active":tru'],
     ['html', 200, '<!doctype html><p>Sign in'],
-  ] as [IntrospectionMode, number, string][])('answers badly when told: %s, and counts every request', async (mode, status, text) => {
-    const before = server.requests;
-    server.setMode(mode);
-    try {
-      const response = await post({ token: 'x' });
-      expect([response.status, await response.text()]).toEqual([status, text]);
-    } finally {
-      server.setMode('ok');
-    }
-    expect(server.requests).toBe(before + 1);
-  });
+  ] as [IntrospectionMode, number, string][])(
+    'answers badly when told: %s, and counts every request',
+    async (mode, status, text) => {
+      const before = server.requests;
+      server.setMode(mode);
+      try {
+        const response = await post({ token: 'x' });
+        expect([response.status, await response.text()]).toEqual([status, text]);
+      } finally {
+        server.setMode('ok');
+      }
+      expect(server.requests).toBe(before + 1);
+    },
+  );
 
   it('hangs when told', async () => {
     server.setMode('hang');
     try {
-      await expect(fetch(server.url, { method: 'POST', body: 'token=x', signal: AbortSignal.timeout(100) })).rejects.toThrow();
+      await expect(
+        fetch(server.url, { method: 'POST', body: 'token=x', signal: AbortSignal.timeout(100) }),
+      ).rejects.toThrow();
     } finally {
       server.setMode('ok');
     }

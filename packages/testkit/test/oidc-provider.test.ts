@@ -35,7 +35,12 @@ describe('startOidcProvider', () => {
 
   it('issues tokens of a further client with its own scope and claims', async () => {
     const payload = decodeJwt(await provider.obtainToken('admin-job'));
-    expect(payload).toMatchObject({ sub: 'admin-job', scope: 'reports:read', roles: ['admin'], permissions: 'admin invoke' });
+    expect(payload).toMatchObject({
+      sub: 'admin-job',
+      scope: 'reports:read',
+      roles: ['admin'],
+      permissions: 'admin invoke',
+    });
     expect(payload.realm_access).toBeUndefined();
   });
 

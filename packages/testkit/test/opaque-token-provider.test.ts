@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { OIDC_RESOURCE, startOpaqueTokenProvider, type IntrospectionMode, type OpaqueTokenProvider } from '../src/index.js';
+import {
+  OIDC_RESOURCE,
+  startOpaqueTokenProvider,
+  type IntrospectionMode,
+  type OpaqueTokenProvider,
+} from '../src/index.js';
 
 let provider: OpaqueTokenProvider;
 beforeAll(async () => {
@@ -13,7 +18,11 @@ const introspect = (token: string) =>
   fetch(provider.introspectionEndpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token, client_id: provider.clients.post.id, client_secret: provider.clients.post.secret }),
+    body: new URLSearchParams({
+      token,
+      client_id: provider.clients.post.id,
+      client_secret: provider.clients.post.secret,
+    }),
   });
 
 describe('startOpaqueTokenProvider', () => {
@@ -38,7 +47,10 @@ describe('startOpaqueTokenProvider', () => {
     const { id, secret } = provider.clients.basic;
     const response = await fetch(provider.introspectionEndpoint, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
+      },
       body: new URLSearchParams({ token: 'unknown' }),
     });
     expect(await response.json()).toEqual({ active: false });
@@ -62,7 +74,9 @@ describe('startOpaqueTokenProvider', () => {
   it('hangs when told (the caller times out)', async () => {
     provider.setMode('hang');
     try {
-      await expect(fetch(provider.introspectionEndpoint, { method: 'POST', signal: AbortSignal.timeout(100) })).rejects.toThrow();
+      await expect(
+        fetch(provider.introspectionEndpoint, { method: 'POST', signal: AbortSignal.timeout(100) }),
+      ).rejects.toThrow();
     } finally {
       provider.setMode('ok');
     }

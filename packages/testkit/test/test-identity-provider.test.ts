@@ -10,7 +10,14 @@ beforeAll(async () => {
 afterAll(() => idp.close());
 
 const MINE = {
-  auth: { mode: 'jwt', jwt: { jwks_url: 'https://sso.example.com/certs', issuer: 'https://sso.example.com', claims: { roles: 'realm_access.roles' } } },
+  auth: {
+    mode: 'jwt',
+    jwt: {
+      jwks_url: 'https://sso.example.com/certs',
+      issuer: 'https://sso.example.com',
+      claims: { roles: 'realm_access.roles' },
+    },
+  },
   roles: [{ name: 'admin', permissions: ['invoke'] }],
   access: { 'POST /invoke': { permissions: ['invoke'] } },
 };
@@ -18,7 +25,10 @@ const MINE = {
 describe('startTestIdentityProvider', () => {
   it('signs JWTs that its JWKS verifies, with iss, aud, iat and exp set', async () => {
     const token = await idp.signToken({ sub: 'u-1', realm_access: { roles: ['admin'] } }, { expiresIn: 60 });
-    const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(idp.jwksUrl)), { issuer: idp.issuer, audience: idp.audience });
+    const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(idp.jwksUrl)), {
+      issuer: idp.issuer,
+      audience: idp.audience,
+    });
     expect(payload).toMatchObject({ sub: 'u-1', realm_access: { roles: ['admin'] } });
     expect((payload.exp as number) - (payload.iat as number)).toBe(60);
     expect(idp.hits.jwks).toBe(1);
@@ -26,7 +36,12 @@ describe('startTestIdentityProvider', () => {
 
   it('points your config at itself for jwt, keeping your claims, roles and access', () => {
     const config = parseAuthConfig(idp.config('jwt', MINE));
-    expect(config.jwt).toMatchObject({ jwksUrl: idp.jwksUrl, issuer: idp.issuer, audience: idp.audience, claims: { roles: 'realm_access.roles' } });
+    expect(config.jwt).toMatchObject({
+      jwksUrl: idp.jwksUrl,
+      issuer: idp.issuer,
+      audience: idp.audience,
+      claims: { roles: 'realm_access.roles' },
+    });
     expect(config.roles).toEqual(MINE.roles);
     expect(config.access['POST /invoke']).toMatchObject({ permissions: ['invoke'] });
   });
@@ -34,13 +49,25 @@ describe('startTestIdentityProvider', () => {
   it('points your config at its introspection endpoint for oauth2, which answers its opaque tokens', async () => {
     const config = parseAuthConfig(idp.config('oauth2', MINE));
     expect(config.mode).toBe('oauth2');
-    expect(config.oauth2).toMatchObject({ introspectionUrl: idp.introspectionUrl, clientSecretEnv: 'OAUTH2_CLIENT_SECRET', issuer: idp.issuer });
+    expect(config.oauth2).toMatchObject({
+      introspectionUrl: idp.introspectionUrl,
+      clientSecretEnv: 'OAUTH2_CLIENT_SECRET',
+      issuer: idp.issuer,
+    });
     const token = idp.issueOpaqueToken({ sub: 'u-2' });
-    const form = { token, client_id: config.oauth2.clientId as string, client_secret: idp.env.OAUTH2_CLIENT_SECRET as string };
-    const answer = await (await fetch(idp.introspectionUrl, { method: 'POST', body: new URLSearchParams(form) })).json();
+    const form = {
+      token,
+      client_id: config.oauth2.clientId as string,
+      client_secret: idp.env.OAUTH2_CLIENT_SECRET as string,
+    };
+    const answer = await (
+      await fetch(idp.introspectionUrl, { method: 'POST', body: new URLSearchParams(form) })
+    ).json();
     expect(answer).toMatchObject({ active: true, sub: 'u-2', aud: idp.audience, iss: idp.issuer });
     idp.revoke(token);
-    expect(await (await fetch(idp.introspectionUrl, { method: 'POST', body: new URLSearchParams(form) })).json()).toEqual({ active: false });
+    expect(
+      await (await fetch(idp.introspectionUrl, { method: 'POST', body: new URLSearchParams(form) })).json(),
+    ).toEqual({ active: false });
     expect(idp.hits.introspection).toBe(2);
   });
 

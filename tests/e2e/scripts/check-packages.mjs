@@ -51,13 +51,17 @@ export function inspectUnpacked(root) {
   for (const file of files.filter((path) => /\.(m|c)?(js|ts)$/.test(path))) {
     const match = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(readFileSync(join(root, file), 'utf8'));
     if (match === null || match[1].startsWith('data:')) continue;
-    const map = relative(root, resolve(root, dirname(file), match[1])).split('\\').join('/');
+    const map = relative(root, resolve(root, dirname(file), match[1]))
+      .split('\\')
+      .join('/');
     if (!present.has(map)) problems.push(`${file} points to a source map that is not packed: ${match[1]}`);
   }
   for (const file of files.filter((path) => path.endsWith('.map'))) {
     const { sources = [], sourceRoot = '' } = JSON.parse(readFileSync(join(root, file), 'utf8'));
     for (const source of sources) {
-      const path = relative(root, resolve(root, dirname(file), sourceRoot, source)).split('\\').join('/');
+      const path = relative(root, resolve(root, dirname(file), sourceRoot, source))
+        .split('\\')
+        .join('/');
       if (!present.has(path)) problems.push(`${file} points to a source that is not packed: ${source}`);
     }
   }
@@ -77,7 +81,9 @@ function main() {
     for (const pkg of packed) {
       const unpacked = join(work, 'unpacked', pkg.name);
       mkdirSync(unpacked, { recursive: true });
-      const untar = spawnSync('tar', ['-xzf', pkg.tarball, '-C', unpacked, '--strip-components=1'], { encoding: 'utf8' });
+      const untar = spawnSync('tar', ['-xzf', pkg.tarball, '-C', unpacked, '--strip-components=1'], {
+        encoding: 'utf8',
+      });
       if (untar.status !== 0) throw new Error(`cannot unpack ${pkg.tarball}: ${untar.stderr}`);
       const { problems, files } = inspectUnpacked(unpacked);
       const publint = run('publint', ['run', pkg.tarball, '--strict']);

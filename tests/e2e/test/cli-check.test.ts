@@ -14,7 +14,10 @@ const SECRET = 'check-secret-value-51d2';
 let work: string;
 
 function check(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [MAIN, '--check', ...args], { env: { ...baseEnv(), ...env }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [MAIN, '--check', ...args], {
+    env: { ...baseEnv(), ...env },
+    encoding: 'utf8',
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -40,11 +43,26 @@ describe('--check with a valid config and its key material', () => {
       key_material: { SERVICE_API_KEY: 'set' },
       auth: {
         mode: 'api_key',
-        api_keys: { env_var: 'SERVICE_API_KEY', prefix: null, header: 'X-API-Key', allow_bearer: true, enabled: true, rotation_days: 30 },
+        api_keys: {
+          env_var: 'SERVICE_API_KEY',
+          prefix: null,
+          header: 'X-API-Key',
+          allow_bearer: true,
+          enabled: true,
+          rotation_days: 30,
+        },
         jwt: {
           algorithms: ['RS256'],
           leeway_seconds: 30,
-          claims: { user_id: 'sub', email: 'email', name: 'name', roles: 'roles', permissions: 'permissions', scopes: 'scope', tenant_id: null },
+          claims: {
+            user_id: 'sub',
+            email: 'email',
+            name: 'name',
+            roles: 'roles',
+            permissions: 'permissions',
+            scopes: 'scope',
+            tenant_id: null,
+          },
         },
       },
       roles: [
@@ -62,18 +80,28 @@ describe('--check with a valid config and its key material', () => {
 
   it('reads <PREFIX>_API_KEY when a prefix is set, and hides query values of jwks_url', () => {
     const prefixed = writeConfig('prefix.yaml', 'auth:\n  mode: api_key\n  api_keys:\n    prefix: prod\n');
-    expect(JSON.parse(check(['--config', prefixed], { PROD_API_KEY: SECRET }).stdout).key_material).toEqual({ PROD_API_KEY: 'set' });
-    const jwks = writeConfig('jwks.yaml', 'auth:\n  mode: jwt\n  jwt:\n    jwks_url: https://idp.example/jwks?access_token=hunter2\n');
+    expect(JSON.parse(check(['--config', prefixed], { PROD_API_KEY: SECRET }).stdout).key_material).toEqual({
+      PROD_API_KEY: 'set',
+    });
+    const jwks = writeConfig(
+      'jwks.yaml',
+      'auth:\n  mode: jwt\n  jwt:\n    jwks_url: https://idp.example/jwks?access_token=hunter2\n',
+    );
     const result = check(['--config', jwks]);
     expect(result.stdout).not.toContain('hunter2');
     expect(JSON.parse(result.stdout).auth.jwt.jwks_url).toBe('https://idp.example/jwks?access_token=redacted');
   });
 
   it('refuses a jwks_url with a user and password at start-up, without repeating them', () => {
-    const jwks = writeConfig('userinfo.yaml', 'auth:\n  mode: jwt\n  jwt:\n    jwks_url: https://user:hunter2@idp.example/jwks\n');
+    const jwks = writeConfig(
+      'userinfo.yaml',
+      'auth:\n  mode: jwt\n  jwt:\n    jwks_url: https://user:hunter2@idp.example/jwks\n',
+    );
     const result = check(['--config', jwks]);
     expect(result.status).toBe(1);
-    expect(result.stderr).toBe('authlayer: config error: auth.jwt.jwks_url: must not hold a user name or password (fetch refuses such URLs)\n');
+    expect(result.stderr).toBe(
+      'authlayer: config error: auth.jwt.jwks_url: must not hold a user name or password (fetch refuses such URLs)\n',
+    );
   });
 });
 
@@ -82,13 +110,19 @@ describe('--check shows the operations settings', () => {
     const plain = JSON.parse(check(['--config', SERVICE_YAML], { SERVICE_API_KEY: SECRET }).stdout);
     expect(plain).toMatchObject({ rate_limit: null, metrics: false });
     // Port 9 (discard) refuses: Redis down at start is not a failure, the limits fall back to memory.
-    const yaml = 'auth:\n  mode: api_key\nmetrics: true\nrate_limit:\n  failed_auth_per_minute: 20\n  store: redis://:hunter2@127.0.0.1:9/0\n';
+    const yaml =
+      'auth:\n  mode: api_key\nmetrics: true\nrate_limit:\n  failed_auth_per_minute: 20\n  store: redis://:hunter2@127.0.0.1:9/0\n';
     const result = check(['--config', writeConfig('limits.yaml', yaml)], { SERVICE_API_KEY: SECRET });
     expect(result.status).toBe(0);
     expect(result.stdout).not.toContain('hunter2');
     expect(JSON.parse(result.stdout)).toMatchObject({
       metrics: true,
-      rate_limit: { requests_per_minute: null, failed_auth_per_minute: 20, store: 'redis://redacted@127.0.0.1:9/0', trust_proxy: false },
+      rate_limit: {
+        requests_per_minute: null,
+        failed_auth_per_minute: 20,
+        store: 'redis://redacted@127.0.0.1:9/0',
+        trust_proxy: false,
+      },
     });
   });
 });
@@ -113,12 +147,27 @@ describe('--check with a broken config or missing key material', () => {
   // yaml null: the service's own config; undefined: a file that does not exist.
   const broken: { name: string; yaml: string | null | undefined; env: Record<string, string>; says: string }[] = [
     { name: 'the key variable is unset', yaml: null, env: {}, says: 'SERVICE_API_KEY' },
-    { name: 'a header over 64 characters', yaml: `auth:\n  api_keys:\n    header: ${'x'.repeat(65)}\n`, env: { SERVICE_API_KEY: SECRET }, says: 'auth.api_keys.header' },
-    { name: 'an unknown field', yaml: 'auth:\n  mode: api_key\n  colour: blue\n', env: { SERVICE_API_KEY: SECRET }, says: 'auth.colour' },
+    {
+      name: 'a header over 64 characters',
+      yaml: `auth:\n  api_keys:\n    header: ${'x'.repeat(65)}\n`,
+      env: { SERVICE_API_KEY: SECRET },
+      says: 'auth.api_keys.header',
+    },
+    {
+      name: 'an unknown field',
+      yaml: 'auth:\n  mode: api_key\n  colour: blue\n',
+      env: { SERVICE_API_KEY: SECRET },
+      says: 'auth.colour',
+    },
     { name: 'a missing file', yaml: undefined, env: {}, says: 'cannot read' },
   ];
   it.each(broken)('exits 1 with one line naming the problem when $name', ({ name, yaml, env, says }) => {
-    const path = yaml === null ? SERVICE_YAML : yaml === undefined ? join(work, 'missing.yaml') : writeConfig(`${name}.yaml`, yaml);
+    const path =
+      yaml === null
+        ? SERVICE_YAML
+        : yaml === undefined
+          ? join(work, 'missing.yaml')
+          : writeConfig(`${name}.yaml`, yaml);
     const result = check(['--config', path], env);
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');

@@ -45,12 +45,15 @@ describe('@authlayer/core/config.schema.json', () => {
     });
   });
 
-  it.each(EXAMPLES.map((path) => ({ path, name: path.slice(REPO_ROOT.length + 1) })))('accepts $name, as parseAuthConfig does', ({ path }) => {
-    const raw = parseYaml(readFileSync(path, 'utf8'), path);
-    expect(validate.errors ?? []).toEqual([]);
-    expect(validate(raw)).toBe(true);
-    expect(parses(raw)).toBe(true);
-  });
+  it.each(EXAMPLES.map((path) => ({ path, name: path.slice(REPO_ROOT.length + 1) })))(
+    'accepts $name, as parseAuthConfig does',
+    ({ path }) => {
+      const raw = parseYaml(readFileSync(path, 'utf8'), path);
+      expect(validate.errors ?? []).toEqual([]);
+      expect(validate(raw)).toBe(true);
+      expect(parses(raw)).toBe(true);
+    },
+  );
 
   it.each(EXAMPLES.map((path) => ({ path, name: path.slice(REPO_ROOT.length + 1) })))(
     '$name points yaml-language-server at the schema',
@@ -63,33 +66,84 @@ describe('@authlayer/core/config.schema.json', () => {
   );
 
   const cases: { name: string; raw: unknown; valid: boolean }[] = [
-    { name: 'the minimal API key config', raw: { auth: { mode: 'api_key', api_keys: { env_var: 'MY_KEY' } } }, valid: true },
-    { name: 'a JWT config with claims', raw: { auth: { mode: 'jwt', jwt: { public_key_env: 'PEM', algorithms: ['ES256'], claims: { tenant_id: 'org.id' } } } }, valid: true },
+    {
+      name: 'the minimal API key config',
+      raw: { auth: { mode: 'api_key', api_keys: { env_var: 'MY_KEY' } } },
+      valid: true,
+    },
+    {
+      name: 'a JWT config with claims',
+      raw: {
+        auth: { mode: 'jwt', jwt: { public_key_env: 'PEM', algorithms: ['ES256'], claims: { tenant_id: 'org.id' } } },
+      },
+      valid: true,
+    },
     { name: 'a header over 64 characters', raw: { auth: { api_keys: { header: 'x'.repeat(65) } } }, valid: false },
     { name: 'an empty header', raw: { auth: { api_keys: { header: '' } } }, valid: false },
     { name: 'an unknown field', raw: { auth: { mode: 'api_key', colour: 'blue' } }, valid: false },
     { name: 'an unknown mode', raw: { auth: { mode: 'saml' } }, valid: false },
-    { name: 'oauth2 mode with its settings', raw: { auth: { mode: 'oauth2', oauth2: { introspection_url: 'https://idp.example/i', client_id: 'api', auth_method: 'client_secret_post' } } }, valid: true },
-    { name: 'an unknown oauth2 auth_method', raw: { auth: { oauth2: { auth_method: 'private_key_jwt' } } }, valid: false },
+    {
+      name: 'oauth2 mode with its settings',
+      raw: {
+        auth: {
+          mode: 'oauth2',
+          oauth2: { introspection_url: 'https://idp.example/i', client_id: 'api', auth_method: 'client_secret_post' },
+        },
+      },
+      valid: true,
+    },
+    {
+      name: 'an unknown oauth2 auth_method',
+      raw: { auth: { oauth2: { auth_method: 'private_key_jwt' } } },
+      valid: false,
+    },
     { name: 'oauth2 cache_seconds over 3600', raw: { auth: { oauth2: { cache_seconds: 3601 } } }, valid: false },
     { name: 'leeway_seconds over 300', raw: { auth: { jwt: { leeway_seconds: 301 } } }, valid: false },
     { name: 'an algorithm not in the spec', raw: { auth: { jwt: { algorithms: ['none'] } } }, valid: false },
     { name: 'allow_bearer as a string', raw: { auth: { api_keys: { allow_bearer: 'yes' } } }, valid: false },
     { name: 'a role without a name', raw: { auth: {}, roles: [{ permissions: ['x'] }] }, valid: false },
     { name: 'no auth section', raw: { roles: [] }, valid: false },
-    { name: 'API keys for many clients', raw: { auth: { api_keys: { keys: [{ name: 'a', hash_env: 'A_SHA', roles: ['r'], expires: '2027-01-31' }] } } }, valid: true },
-    { name: 'a key entry with an unknown field', raw: { auth: { api_keys: { keys: [{ name: 'a', env_var: 'A', key: 'x' }] } } }, valid: false },
-    { name: 'a key entry expiring on no date', raw: { auth: { api_keys: { keys: [{ name: 'a', env_var: 'A', expires: '2027-02-30' }] } } }, valid: false },
+    {
+      name: 'API keys for many clients',
+      raw: { auth: { api_keys: { keys: [{ name: 'a', hash_env: 'A_SHA', roles: ['r'], expires: '2027-01-31' }] } } },
+      valid: true,
+    },
+    {
+      name: 'a key entry with an unknown field',
+      raw: { auth: { api_keys: { keys: [{ name: 'a', env_var: 'A', key: 'x' }] } } },
+      valid: false,
+    },
+    {
+      name: 'a key entry expiring on no date',
+      raw: { auth: { api_keys: { keys: [{ name: 'a', env_var: 'A', expires: '2027-02-30' }] } } },
+      valid: false,
+    },
     { name: 'an empty keys list', raw: { auth: { api_keys: { keys: [] } } }, valid: false },
     { name: 'several modes', raw: { auth: { mode: ['api_key', 'jwt'], jwt: { public_key_env: 'PEM' } } }, valid: true },
     { name: 'an empty list of modes', raw: { auth: { mode: [] } }, valid: false },
     { name: 'an unknown mode in a list', raw: { auth: { mode: ['api_key', 'oauth9'] } }, valid: false },
     { name: 'fallback refuse', raw: { auth: { fallback: 'refuse' } }, valid: true },
     { name: 'an unknown fallback', raw: { auth: { fallback: 'open' } }, valid: false },
-    { name: 'an access entry', raw: { auth: {}, access: { 'POST /invoke': { permissions: ['invoke'], scopes: ['a:b'] } } }, valid: true },
-    { name: 'an access key that is not "METHOD /path"', raw: { auth: {}, access: { 'post /invoke': { roles: ['a'] } } }, valid: false },
-    { name: 'an access name with a space', raw: { auth: {}, access: { 'POST /invoke': { roles: ['a b'] } } }, valid: false },
-    { name: 'an unknown field in an access entry', raw: { auth: {}, access: { 'POST /invoke': { permission: ['a'] } } }, valid: false },
+    {
+      name: 'an access entry',
+      raw: { auth: {}, access: { 'POST /invoke': { permissions: ['invoke'], scopes: ['a:b'] } } },
+      valid: true,
+    },
+    {
+      name: 'an access key that is not "METHOD /path"',
+      raw: { auth: {}, access: { 'post /invoke': { roles: ['a'] } } },
+      valid: false,
+    },
+    {
+      name: 'an access name with a space',
+      raw: { auth: {}, access: { 'POST /invoke': { roles: ['a b'] } } },
+      valid: false,
+    },
+    {
+      name: 'an unknown field in an access entry',
+      raw: { auth: {}, access: { 'POST /invoke': { permission: ['a'] } } },
+      valid: false,
+    },
   ];
 
   it.each(cases)('decides $name as parseAuthConfig does (valid: $valid)', ({ raw, valid }) => {

@@ -33,14 +33,21 @@ const servers: RunningServer[] = [];
 
 async function startService(env: Record<string, string>, configPath?: string): Promise<RunningServer> {
   const args = configPath === undefined ? [MAIN] : [MAIN, '--config', configPath];
-  const server = await startServer(args, { cwd: REPO_ROOT, env: { ...baseEnv(), PORT: '0', ...env }, listening: LISTENING, stream: 'stderr' });
+  const server = await startServer(args, {
+    cwd: REPO_ROOT,
+    env: { ...baseEnv(), PORT: '0', ...env },
+    listening: LISTENING,
+    stream: 'stderr',
+  });
   servers.push(server);
   return server;
 }
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: run .ci/install-chromium (apt-get install chromium) first`);
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: run .ci/install-chromium (apt-get install chromium) first`,
+    );
   }
   work = mkdtempSync(join(tmpdir(), 'authlayer-browser-'));
   browser = await chromium.launchPersistentContext(join(work, 'profile'), {
@@ -66,7 +73,10 @@ describe('/docs in API key mode', () => {
     const page = await browser.newPage();
     const shown = await tryInvoke(page, `${server.url}/docs/`, 'APIKeyHeader', API_KEY);
     await page.close();
-    expect(shown).toEqual({ status: 200, body: { query: 'hello', auth: expect.objectContaining({ method: 'api_key' }) } });
+    expect(shown).toEqual({
+      status: 200,
+      body: { query: 'hello', auth: expect.objectContaining({ method: 'api_key' }) },
+    });
   });
 
   it('shows 401 with the error body for a wrong key', async () => {

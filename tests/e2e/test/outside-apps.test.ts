@@ -62,7 +62,9 @@ beforeAll(async () => {
   const wanted = {
     'api-key': [tarballs['@authlayer/core']!, tarballs['@authlayer/express']!, tarballs['@authlayer/api-key']!],
     'jwt-missing': [tarballs['@authlayer/core']!, tarballs['@authlayer/express']!, tarballs['@authlayer/api-key']!],
-    ...(WITH_JWT ? { jwt: [tarballs['@authlayer/core']!, tarballs['@authlayer/express']!, tarballs['@authlayer/jwt']!] } : {}),
+    ...(WITH_JWT
+      ? { jwt: [tarballs['@authlayer/core']!, tarballs['@authlayer/express']!, tarballs['@authlayer/jwt']!] }
+      : {}),
   };
   // One npm install per app, in parallel, sharing npm's cache.
   await Promise.all(
@@ -85,7 +87,11 @@ describe('an app with core, express and api-key from their tarballs', () => {
   });
 
   it('installs exactly the three packages it asked for, with a valid dependency tree', async () => {
-    expect(readdirSync(join(apps['api-key']!, 'node_modules', '@authlayer')).sort()).toEqual(['api-key', 'core', 'express']);
+    expect(readdirSync(join(apps['api-key']!, 'node_modules', '@authlayer')).sort()).toEqual([
+      'api-key',
+      'core',
+      'express',
+    ]);
     // npm ls exits non-zero on a missing or invalid dependency (an optional peer may be missing).
     const { stdout } = await run('npm', ['ls', '--all'], { cwd: apps['api-key']! });
     expect(stdout.toString()).not.toContain('workspace:');
@@ -139,7 +145,7 @@ describe('an app with core, express and api-key from their tarballs', () => {
   });
 });
 
-describe("the README's \"Use it in your own app\" snippet, run as pasted", () => {
+describe('the README\'s "Use it in your own app" snippet, run as pasted', () => {
   let server: RunningServer;
   beforeAll(async () => {
     // A folder inside the api-key app: it shares that app's node_modules and "type": "module".
@@ -224,7 +230,9 @@ console.log(JSON.stringify(out));
 
   // Asked of a real node process: jest's sandboxed `process` does not carry every feature flag.
   const nodeHasRequireModule =
-    spawnSync(process.execPath, ['-p', 'process.features.require_module === true'], { encoding: 'utf8' }).stdout.trim() === 'true';
+    spawnSync(process.execPath, ['-p', 'process.features.require_module === true'], {
+      encoding: 'utf8',
+    }).stdout.trim() === 'true';
   if (nodeHasRequireModule) {
     it('require works on a Node.js with require(esm)', async () => {
       const [cjs, esm] = await Promise.all([load('load.cjs'), load('load.mjs')]);
@@ -269,7 +277,9 @@ console.log(JSON.stringify(auth.failed ?? { methods: auth.methods }));`;
 
   it('with auth.fallback: refuse, refuses to start instead of failing open', async () => {
     const { result } = await tryConfig({ auth: { mode: 'jwt', fallback: 'refuse', jwt } });
-    expect(result).toBe('ConfigError: auth.mode: the package @authlayer/jwt is not installed and auth.fallback is refuse');
+    expect(result).toBe(
+      'ConfigError: auth.mode: the package @authlayer/jwt is not installed and auth.fallback is refuse',
+    );
   });
 
   it('with auth.mode [api_key, jwt], leaves only jwt out, with a warning naming it', async () => {

@@ -22,7 +22,12 @@ beforeAll(async () => {
   // Our own TMPDIR: the key pair the README writes under it is this test's, whoever else runs.
   work = mkdtempSync(join(tmpdir(), 'authlayer-readme-jwt-'));
   const env = { ...baseEnv(), TMPDIR: work, PORT: '0' };
-  child = spawn('bash', ['-euc', readmeBlock(MARKER, 'sh')], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  child = spawn('bash', ['-euc', readmeBlock(MARKER, 'sh')], {
+    cwd: REPO_ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   child.stderr!.setEncoding('utf8');
   url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (chunk: string) => {
@@ -55,7 +60,16 @@ describe("the README's JWT mode commands", () => {
     const { stdout } = await run('bash', ['-euc', block], { cwd: REPO_ROOT, env: { ...baseEnv(), TMPDIR: work } });
     expect(JSON.parse(stdout)).toEqual({
       query: 'hello',
-      auth: { method: 'jwt', userId: 'ada', email: null, name: null, roles: ['admin'], permissions: ['invoke', 'admin'], scopes: [], tenantId: null },
+      auth: {
+        method: 'jwt',
+        userId: 'ada',
+        email: null,
+        name: null,
+        roles: ['admin'],
+        permissions: ['invoke', 'admin'],
+        scopes: [],
+        tenantId: null,
+      },
     });
   });
 });

@@ -2,7 +2,17 @@
 // package bumps that package (and what changesets decides for its dependents) and writes changelogs.
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { publicPackages, REPO_ROOT } from '../scripts/pack.mjs';
@@ -19,7 +29,10 @@ let copy: string | undefined;
 /** Copies the files git knows of (tracked and new, not ignored) and links node_modules. */
 function copyRepository(): string {
   const target = mkdtempSync(join(tmpdir(), 'authlayer-release-'));
-  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: REPO_ROOT, encoding: 'utf8' })
+  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  })
     .split('\0')
     .filter((file) => file !== '' && existsSync(join(REPO_ROOT, file)));
   for (const file of files) {
@@ -28,7 +41,9 @@ function copyRepository(): string {
   }
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(target, 'node_modules'), 'dir');
   // Only the changeset of the test counts: pending ones of the branch are set aside.
-  for (const file of readdirSync(join(target, '.changeset')).filter((name) => name.endsWith('.md') && name !== 'README.md')) {
+  for (const file of readdirSync(join(target, '.changeset')).filter(
+    (name) => name.endsWith('.md') && name !== 'README.md',
+  )) {
     rmSync(join(target, '.changeset', file));
   }
   return target;
@@ -58,7 +73,9 @@ afterEach(() => {
 
 describe('changeset version', () => {
   it('bumps only @authlayer/api-key for a changeset that touches only it, with a changelog', () => {
-    const result = releaseWith('---\n"@authlayer/api-key": patch\n---\n\nCompare keys of any length in constant time.\n');
+    const result = releaseWith(
+      '---\n"@authlayer/api-key": patch\n---\n\nCompare keys of any length in constant time.\n',
+    );
     for (const [name, { manifest, changelog }] of result) {
       if (name === '@authlayer/api-key') {
         expect(manifest.version).toBe(patched(versionNow(name)));
@@ -66,7 +83,11 @@ describe('changeset version', () => {
         expect(changelog).toContain('Compare keys of any length in constant time.');
       } else {
         // express names api-key only as an optional peer with a wide range, so it stays put.
-        expect({ name, version: manifest.version, changelog }).toEqual({ name, version: versionNow(name), changelog: null });
+        expect({ name, version: manifest.version, changelog }).toEqual({
+          name,
+          version: versionNow(name),
+          changelog: null,
+        });
       }
     }
   });
@@ -79,7 +100,11 @@ describe('changeset version', () => {
     for (const [name, { manifest, changelog }] of result) {
       const range = manifest.dependencies?.['@authlayer/core'];
       if (name === '@authlayer/core' || range === undefined) continue;
-      expect({ name, version: manifest.version, range }).toEqual({ name, version: patched(versionNow(name)), range: 'workspace:^' });
+      expect({ name, version: manifest.version, range }).toEqual({
+        name,
+        version: patched(versionNow(name)),
+        range: 'workspace:^',
+      });
       expect(changelog).toContain(`@authlayer/core@${core.manifest.version}`);
     }
   });

@@ -14,7 +14,13 @@ const OPTIONS: SwaggerUiOptions = {
  * Everything else of swagger-ui-dist (its stock index.html, which loads the petstore example,
  * package.json, source maps) falls through to the JSON 404.
  */
-const ASSETS = new Set(['/swagger-ui.css', '/swagger-ui-bundle.js', '/swagger-ui-standalone-preset.js', '/favicon-32x32.png', '/favicon-16x16.png']);
+const ASSETS = new Set([
+  '/swagger-ui.css',
+  '/swagger-ui-bundle.js',
+  '/swagger-ui-standalone-preset.js',
+  '/favicon-32x32.png',
+  '/favicon-16x16.png',
+]);
 const PAGE = '/';
 const INIT = '/swagger-ui-init.js';
 
@@ -25,7 +31,11 @@ const INIT = '/swagger-ui-init.js';
 export function docsRouter(): Router {
   const [init] = swaggerUi.serveFiles(undefined, OPTIONS) as RequestHandler[];
   // Ranges off: the assets are small, and serve-static's 416 is one more error path to get wrong.
-  const [, assets] = swaggerUi.serveWithOptions({ acceptRanges: false, redirect: false, index: false }) as RequestHandler[];
+  const [, assets] = swaggerUi.serveWithOptions({
+    acceptRanges: false,
+    redirect: false,
+    index: false,
+  }) as RequestHandler[];
   const page = swaggerUi.setup(undefined, OPTIONS);
   const router = express.Router();
   router.use('/docs', (req, res, next) => {

@@ -27,6 +27,11 @@ export function healthRouter(auth: AuthMiddleware): Router {
  * `/healthz`'s `auth`: the configured mode and the active handler, each a list when `auth.mode`
  * lists several modes (`handler` then lists the modes that authenticate, or `["none"]`).
  */
-export function describeAuth(auth: AuthMiddleware): { mode: string | readonly string[]; handler: string | readonly string[] } {
-  return auth.modes.length > 1 ? { mode: auth.modes, handler: auth.methods } : { mode: auth.mode, handler: auth.method };
+export function describeAuth(auth: AuthMiddleware): {
+  mode: string | readonly string[];
+  handler: string | readonly string[];
+} {
+  return auth.modes.length > 1
+    ? { mode: auth.modes, handler: auth.methods }
+    : { mode: auth.mode, handler: auth.method };
 }

@@ -12,15 +12,22 @@ export const BODY_LIMIT = 1024 * 1024;
 export function invokeRouter(auth: AuthMiddleware): Router {
   const router = express.Router();
   const guard = requireAccess(auth.config.access['POST /invoke']);
-  router.post('/invoke', auth, guard, requireJsonBody, express.json({ limit: BODY_LIMIT, type: JSON_TYPES }), (req, res) => {
-    const body: unknown = req.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw httpError(400, 'invalid_request', 'the request body must be a JSON object');
-    }
-    const { query } = body as { query?: unknown };
-    if (typeof query !== 'string') throw httpError(400, 'invalid_request', '"query" must be a string');
-    res.json({ query, auth: req.auth });
-  });
+  router.post(
+    '/invoke',
+    auth,
+    guard,
+    requireJsonBody,
+    express.json({ limit: BODY_LIMIT, type: JSON_TYPES }),
+    (req, res) => {
+      const body: unknown = req.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw httpError(400, 'invalid_request', 'the request body must be a JSON object');
+      }
+      const { query } = body as { query?: unknown };
+      if (typeof query !== 'string') throw httpError(400, 'invalid_request', '"query" must be a string');
+      res.json({ query, auth: req.auth });
+    },
+  );
   return router;
 }
 
@@ -29,6 +36,7 @@ const requireJsonBody: RequestHandler = (req, _res, next) => {
   const type = req.is(JSON_TYPES);
   const empty = req.headers['content-length'] === '0' && req.headers['content-type'] === undefined;
   if (type === null || empty) return next(httpError(400, 'invalid_request', 'the request body must be a JSON object'));
-  if (type === false) return next(httpError(415, 'unsupported_media_type', 'the content type must be application/json'));
+  if (type === false)
+    return next(httpError(415, 'unsupported_media_type', 'the content type must be application/json'));
   next();
 };

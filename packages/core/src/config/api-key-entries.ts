@@ -47,7 +47,10 @@ export function apiKeyEntryIssues(apiKeys: RawApiKeys): Issue[] {
   const excluded = [apiKeys.env_var !== undefined && 'env_var', apiKeys.prefix !== null && 'prefix'].filter(Boolean);
   if (excluded.length > 0) {
     const fields = excluded.map((field) => `auth.api_keys.${String(field)}`).join(' and ');
-    issues.push({ path: ['auth', 'api_keys', 'keys'], message: `excludes ${fields} (each key names its own variable)` });
+    issues.push({
+      path: ['auth', 'api_keys', 'keys'],
+      message: `excludes ${fields} (each key names its own variable)`,
+    });
   }
   const first = new Map<string, number>();
   keys.forEach((entry, index) => {
@@ -58,10 +61,16 @@ export function apiKeyEntryIssues(apiKeys: RawApiKeys): Issue[] {
     if (seen === undefined) return void first.set(entry.name, index);
     const other = keys[seen]!;
     if (entry.roles !== undefined && other.roles !== undefined && !sameSet(entry.roles, other.roles)) {
-      issues.push({ path: at(index, 'roles'), message: `differs from keys[${seen}].roles (entries of one name are one client)` });
+      issues.push({
+        path: at(index, 'roles'),
+        message: `differs from keys[${seen}].roles (entries of one name are one client)`,
+      });
     }
     if (entry.tenant_id != null && other.tenant_id != null && entry.tenant_id !== other.tenant_id) {
-      issues.push({ path: at(index, 'tenant_id'), message: `differs from keys[${seen}].tenant_id (entries of one name are one client)` });
+      issues.push({
+        path: at(index, 'tenant_id'),
+        message: `differs from keys[${seen}].tenant_id (entries of one name are one client)`,
+      });
     }
   });
   return issues;

@@ -25,7 +25,10 @@ export const claimPath = z
  */
 export const keySetUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-  .refine((url) => URL.canParse(url) && withoutUserInfo(new URL(url)), 'must not hold a user name or password (fetch refuses such URLs)');
+  .refine(
+    (url) => URL.canParse(url) && withoutUserInfo(new URL(url)),
+    'must not hold a user name or password (fetch refuses such URLs)',
+  );
 
 function withoutUserInfo(url: URL): boolean {
   return url.username === '' && url.password === '';

@@ -75,7 +75,8 @@ function checkOAuth2(modes: readonly string[], oauth2: OAuth2Input, ctx: z.Refin
   if (oauth2.discovery && oauth2.issuer === null) issue('discovery needs issuer', 'issuer');
   if (oauth2.discovery && oauth2.introspection_url !== null) issue('set introspection_url or discovery, not both');
   if (!modes.includes('oauth2')) return;
-  if (!oauth2.discovery && oauth2.introspection_url === null) issue('oauth2 mode needs introspection_url, or issuer with discovery: true');
+  if (!oauth2.discovery && oauth2.introspection_url === null)
+    issue('oauth2 mode needs introspection_url, or issuer with discovery: true');
   if (oauth2.client_id === null) issue('oauth2 mode needs client_id', 'client_id');
 }
 
@@ -110,7 +111,11 @@ export const configSchema = z
     const seen = new Set<string>();
     config.roles.forEach((role, index) => {
       if (seen.has(role.name)) {
-        ctx.addIssue({ code: 'custom', path: ['roles', index, 'name'], message: `duplicate role "${shownInError(role.name)}"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['roles', index, 'name'],
+          message: `duplicate role "${shownInError(role.name)}"`,
+        });
       }
       seen.add(role.name);
     });

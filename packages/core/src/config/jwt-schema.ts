@@ -88,7 +88,8 @@ interface SourceFields {
 export function checkJwtRules(jwt: JwtOutput, jwtMode: boolean, ctx: z.RefinementCtx): void {
   const at = (path: Path, message: string) => ctx.addIssue({ code: 'custom', path: ['auth', 'jwt', ...path], message });
   if (jwt.providers === null) {
-    if (jwtMode && sourcesOf(jwt).length === 0) at([], 'jwt mode needs jwks_url, public_key_env, discovery or providers');
+    if (jwtMode && sourcesOf(jwt).length === 0)
+      at([], 'jwt mode needs jwks_url, public_key_env, discovery or providers');
     checkSource(jwt, jwt.algorithms, [], at);
     return;
   }
@@ -114,7 +115,12 @@ function sourcesOf(fields: SourceFields): string[] {
   return sources;
 }
 
-function checkSource(fields: SourceFields, algs: readonly string[], path: Path, at: (path: Path, message: string) => void): void {
+function checkSource(
+  fields: SourceFields,
+  algs: readonly string[],
+  path: Path,
+  at: (path: Path, message: string) => void,
+): void {
   const sources = sourcesOf(fields);
   if (sources.length > 1) at(path, `set one of jwks_url, public_key_env and discovery, not ${sources.join(' and ')}`);
   // OpenID Connect Discovery §4: the document's URL is made from the issuer.

@@ -35,7 +35,10 @@ function keySourceOf(config: AuthConfig, mode: AuthMode): string {
   }
   if (mode === 'oauth2') {
     const { introspectionUrl, issuer, clientSecretEnv } = config.oauth2;
-    const endpoint = introspectionUrl !== null ? redactUrl(introspectionUrl) : `the discovery document of ${redactUrl(String(issuer))}`;
+    const endpoint =
+      introspectionUrl !== null
+        ? redactUrl(introspectionUrl)
+        : `the discovery document of ${redactUrl(String(issuer))}`;
     return `introspection at ${endpoint}, client secret from environment variable ${clientSecretEnv}`;
   }
   const { jwksUrl, publicKeyEnv } = config.jwt;

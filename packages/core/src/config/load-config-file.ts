@@ -56,7 +56,10 @@ const CORE_TAGS = 'tag:yaml.org,2002:';
 /** Throws when the document is not plain YAML 1.2 data (see {@link parseYaml}). */
 function refuseNonPlainYaml(document: Document, lineOf: (offset: number) => number, source: string): void {
   const refuse = (line: number, what: string) => {
-    throw new ConfigError({ path: 'config', message: `${source}, line ${line}: ${what} (only plain YAML 1.2 data is read)` });
+    throw new ConfigError({
+      path: 'config',
+      message: `${source}, line ${line}: ${what} (only plain YAML 1.2 data is read)`,
+    });
   };
   const { yaml, tags } = document.directives ?? { yaml: { explicit: false, version: '1.2' }, tags: {} };
   if (yaml.explicit && yaml.version !== '1.2') refuse(1, `a %YAML ${yaml.version} directive is not allowed`);

@@ -69,7 +69,8 @@ function firstPerPath(issues: ConfigIssue[]): ConfigIssue[] {
 function toConfigIssues(issue: z.core.$ZodIssue): ConfigIssue[] {
   if (issue.code === 'invalid_union') return unionIssues(issue);
   // A bad key of a mapping (`access`): its own rule's message, at the key's path.
-  if (issue.code === 'invalid_key') return issue.issues.flatMap((inner) => toConfigIssues({ ...inner, path: issue.path } as z.core.$ZodIssue));
+  if (issue.code === 'invalid_key')
+    return issue.issues.flatMap((inner) => toConfigIssues({ ...inner, path: issue.path } as z.core.$ZodIssue));
   if (issue.code === 'unrecognized_keys') {
     const known = knownFields(configSchema, issue.path);
     return issue.keys.map((key) => {
@@ -89,13 +90,18 @@ function toConfigIssues(issue: z.core.$ZodIssue): ConfigIssue[] {
 function unionIssues(issue: z.core.$ZodIssueInvalidUnion): ConfigIssue[] {
   // zod gives one list of issues per alternative, so there is always at least one.
   const closest = issue.errors.reduce((best, next) => (distance(next) < distance(best) ? next : best));
-  return closest.flatMap((inner) => toConfigIssues({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue));
+  return closest.flatMap((inner) =>
+    toConfigIssues({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue),
+  );
 }
 
 /** Issues at the value itself weigh most; a wrong type or value there more than a rule (too short). */
 function distance(issues: readonly z.core.$ZodIssue[]): number {
   const atRoot = issues.filter((inner) => inner.path.length === 0);
-  return atRoot.length * 10 + atRoot.filter((inner) => inner.code === 'invalid_type' || inner.code === 'invalid_value').length;
+  return (
+    atRoot.length * 10 +
+    atRoot.filter((inner) => inner.code === 'invalid_type' || inner.code === 'invalid_value').length
+  );
 }
 
 function describe(issue: z.core.$ZodIssue): string {

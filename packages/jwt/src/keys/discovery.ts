@@ -20,7 +20,8 @@ export async function discoverJwksUri(issuer: string, timeoutMs: number, observe
     throw new KeyFetchError('the discovery document is not a JSON object');
   }
   const { issuer: named, jwks_uri: jwksUri } = document as Record<string, unknown>;
-  if (named !== issuer) throw new KeyFetchError('the discovery document names another issuer; its keys are not used', 'error');
+  if (named !== issuer)
+    throw new KeyFetchError('the discovery document names another issuer; its keys are not used', 'error');
   if (typeof jwksUri !== 'string' || !/^https?:\/\//i.test(jwksUri) || !URL.canParse(jwksUri)) {
     throw new KeyFetchError('the discovery document has no http(s) jwks_uri');
   }

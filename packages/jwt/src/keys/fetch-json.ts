@@ -44,7 +44,9 @@ export async function fetchJson(url: string, timeoutMs: number, observe: FetchOb
   try {
     return JSON.parse(await readBounded(response.body as ReadableStream<Uint8Array>)) as unknown;
   } catch (error) {
-    throw new KeyFetchError((error as Error).name === 'TimeoutError' ? 'timed out' : 'the answer was not a 200 with JSON');
+    throw new KeyFetchError(
+      (error as Error).name === 'TimeoutError' ? 'timed out' : 'the answer was not a 200 with JSON',
+    );
   }
 }
 

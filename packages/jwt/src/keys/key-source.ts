@@ -1,4 +1,11 @@
-import { ConfigError, type HandlerObserver, type JwtAlgorithm, type JwtProviderConfig, type KeyState, type Logger } from '@authlayer/core';
+import {
+  ConfigError,
+  type HandlerObserver,
+  type JwtAlgorithm,
+  type JwtProviderConfig,
+  type KeyState,
+  type Logger,
+} from '@authlayer/core';
 import type { CryptoKey, JWTVerifyGetKey } from 'jose';
 import { createRemoteKeySet, type JwksOptions } from './remote-key-set.js';
 import { loadStaticKeys } from './static-key.js';
@@ -35,14 +42,19 @@ export interface KeySource {
  *   static key is unusable (see `loadStaticKeys`). An unreachable provider is not an error here:
  *   nothing is fetched before a token needs it.
  */
-export async function createKeySource(jwt: JwtProviderConfig, deps: KeySourceDeps, label = 'auth.jwt'): Promise<KeySource> {
+export async function createKeySource(
+  jwt: JwtProviderConfig,
+  deps: KeySourceDeps,
+  label = 'auth.jwt',
+): Promise<KeySource> {
   const kinds = (['jwks_url', 'discovery', 'public_key_env'] as const).filter((kind) => sourceOf(jwt, kind));
   if (kinds.length !== 1) {
     throw new ConfigError({ path: label, message: 'set exactly one of jwks_url, public_key_env and discovery' });
   }
   const kind = kinds[0] as KeySource['kind'];
   if (kind !== 'public_key_env') {
-    if (kind === 'discovery' && jwt.issuer === null) throw new ConfigError({ path: `${label}.issuer`, message: 'discovery needs issuer' });
+    if (kind === 'discovery' && jwt.issuer === null)
+      throw new ConfigError({ path: `${label}.issuer`, message: 'discovery needs issuer' });
     const location = kind === 'discovery' ? { issuer: jwt.issuer as string } : { jwksUrl: jwt.jwksUrl as string };
     const settings = {
       ...deps.jwks,

@@ -136,7 +136,9 @@ function checkKeySet(value: unknown): JSONWebKeySet {
   const keys = (value as { keys?: unknown } | null)?.keys;
   const valid =
     Array.isArray(keys) &&
-    keys.every((key) => typeof key === 'object' && key !== null && !Array.isArray(key) && !('d' in key) && !('k' in key));
+    keys.every(
+      (key) => typeof key === 'object' && key !== null && !Array.isArray(key) && !('d' in key) && !('k' in key),
+    );
   if (!valid) throw new KeyFetchError('the answer is not a valid key set');
   return value as JSONWebKeySet;
 }

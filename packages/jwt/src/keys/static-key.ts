@@ -11,7 +11,6 @@ interface Paths {
 /** A verification key per allowed algorithm, made once at start-up. */
 export type StaticKeys = ReadonlyMap<JwtAlgorithm, CryptoKey>;
 
-
 // RFC 7518 §3.2: an HMAC key must be at least as long as the hash output.
 const HMAC_MIN_BYTES: Readonly<Record<string, number>> = { HS256: 32, HS384: 48, HS512: 64 };
 // RFC 7518 §3.4: each ES algorithm names one curve (Node's names for them).
@@ -54,7 +53,12 @@ export async function loadStaticKeys(
   return hmac.length > 0 ? loadSecret(variable, value, hmac, paths) : loadPublicKey(variable, value, algorithms, paths);
 }
 
-async function loadSecret(variable: string, value: string, algorithms: readonly JwtAlgorithm[], paths: Paths): Promise<StaticKeys> {
+async function loadSecret(
+  variable: string,
+  value: string,
+  algorithms: readonly JwtAlgorithm[],
+  paths: Paths,
+): Promise<StaticKeys> {
   if (value.includes('-----BEGIN')) {
     throw new ConfigError({
       path: paths.key,
@@ -78,9 +82,17 @@ async function loadSecret(variable: string, value: string, algorithms: readonly 
   return keys;
 }
 
-async function loadPublicKey(variable: string, value: string, algorithms: readonly JwtAlgorithm[], paths: Paths): Promise<StaticKeys> {
+async function loadPublicKey(
+  variable: string,
+  value: string,
+  algorithms: readonly JwtAlgorithm[],
+  paths: Paths,
+): Promise<StaticKeys> {
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(value)) {
-    throw new ConfigError({ path: paths.key, message: `environment variable ${variable} holds a private key; give the public key` });
+    throw new ConfigError({
+      path: paths.key,
+      message: `environment variable ${variable} holds a private key; give the public key`,
+    });
   }
   const key = parsePublicKey(variable, value, paths);
   const spki = key.export({ type: 'spki', format: 'pem' }).toString();
@@ -88,7 +100,10 @@ async function loadPublicKey(variable: string, value: string, algorithms: readon
   for (const alg of algorithms) {
     const problem = whyUnusable(key, alg);
     if (problem !== null) {
-      throw new ConfigError({ path: paths.algorithms, message: `${alg} cannot be used with ${problem} in ${variable}` });
+      throw new ConfigError({
+        path: paths.algorithms,
+        message: `${alg} cannot be used with ${problem} in ${variable}`,
+      });
     }
     keys.set(alg, await importSPKI(spki, alg));
   }
@@ -100,7 +115,10 @@ function parsePublicKey(variable: string, value: string, paths: Paths): KeyObjec
     // Real-world variables often carry `\n` escapes instead of line breaks.
     return createPublicKey(value.includes('\\n') ? value.replaceAll('\\n', '\n') : value);
   } catch {
-    throw new ConfigError({ path: paths.key, message: `environment variable ${variable} does not hold a PEM public key` });
+    throw new ConfigError({
+      path: paths.key,
+      message: `environment variable ${variable} does not hold a PEM public key`,
+    });
   }
 }
 

@@ -46,17 +46,29 @@ export function createFastVerifier(
     const nowSeconds = Math.floor(new Date(now()).getTime() / 1000);
     const first = token.indexOf('.');
     const last = token.lastIndexOf('.');
-    const jws = { protected: token.slice(0, first), payload: token.slice(first + 1, last), signature: token.slice(last + 1) };
+    const jws = {
+      protected: token.slice(0, first),
+      payload: token.slice(first + 1, last),
+      signature: token.slice(last + 1),
+    };
     const { header, alg, b64 } = decodeHeader(jws.protected);
     const resolved = resolveKey(key, header as CompactJWSHeaderParameters, jws);
-    const check = (found: unknown) => (isCryptoKey(found) ? checkWith(found, token, jws, alg, b64, nowSeconds) : fallback(token));
+    const check = (found: unknown) =>
+      isCryptoKey(found) ? checkWith(found, token, jws, alg, b64, nowSeconds) : fallback(token);
     if (resolved instanceof Promise) return resolved.then(check);
     // A static key is returned synchronously: the whole check runs in this turn, and throws.
     return check(resolved);
   };
 
   /** Signature, payload and claims, once the key is known (jose's order). */
-  function checkWith(found: CryptoKey, token: string, jws: Segments, alg: JwtAlgorithm, b64: boolean, nowSeconds: number) {
+  function checkWith(
+    found: CryptoKey,
+    token: string,
+    jws: Segments,
+    alg: JwtAlgorithm,
+    b64: boolean,
+    nowSeconds: number,
+  ) {
     const keyObject = keyObjectFor(found, alg);
     const signature = decodeSegment(jws.signature);
     // RFC 7515 §5.2: the signing input is the ASCII of `header.payload`, exactly as sent.

@@ -60,7 +60,11 @@ export function createJoseVerifier(key: JWTVerifyGetKey, settings: VerifierSetti
  * jose's key set throws `ERR_JWKS_MULTIPLE_MATCHING_KEYS` with an async iterator when several
  * keys fit a token without `kid` (for example during a rotation); try them in turn.
  */
-async function verifyWithCandidates(token: string, key: JWTVerifyGetKey, options: JWTVerifyOptions): Promise<JWTPayload> {
+async function verifyWithCandidates(
+  token: string,
+  key: JWTVerifyGetKey,
+  options: JWTVerifyOptions,
+): Promise<JWTPayload> {
   try {
     return (await jwtVerify(token, key, options)).payload;
   } catch (error) {
@@ -70,7 +74,8 @@ async function verifyWithCandidates(token: string, key: JWTVerifyGetKey, options
       try {
         return (await jwtVerify(token, candidate, options)).payload;
       } catch (inner) {
-        if (joseErrorCode(inner) !== 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' || ++tried >= MAX_CANDIDATE_KEYS) throw inner;
+        if (joseErrorCode(inner) !== 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' || ++tried >= MAX_CANDIDATE_KEYS)
+          throw inner;
       }
     }
     throw error;

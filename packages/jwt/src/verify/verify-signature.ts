@@ -24,7 +24,11 @@ const keyObjects = new WeakMap<CryptoKey, Map<JwtAlgorithm, KeyObject | null>>()
 
 /** Is `key` a WebCrypto key (of this realm or another, as jose tests it)? */
 export function isCryptoKey(key: unknown): key is CryptoKey {
-  return typeof key === 'object' && key !== null && (key as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === 'CryptoKey';
+  return (
+    typeof key === 'object' &&
+    key !== null &&
+    (key as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === 'CryptoKey'
+  );
 }
 
 /**

@@ -70,7 +70,11 @@ export interface OutsideApp {
  * Creates an app folder (outside the workspace) that depends on the given tarballs and express 5,
  * writes its config and server, and runs one `npm install` in it.
  */
-export async function createOutsideApp(dir: string, tarballs: readonly string[], configYaml: string): Promise<OutsideApp> {
+export async function createOutsideApp(
+  dir: string,
+  tarballs: readonly string[],
+  configYaml: string,
+): Promise<OutsideApp> {
   mkdirSync(dir, { recursive: true });
   // `npm install <tarball>...` records each under the name in its own package.json, as a user's would.
   const manifest = { name: 'outside-app', version: '1.0.0', private: true, type: 'module' };
@@ -79,10 +83,14 @@ export async function createOutsideApp(dir: string, tarballs: readonly string[],
   writeFileSync(join(dir, 'server.mjs'), SERVER_SOURCE);
   writeFileSync(join(dir, 'typed.ts'), TYPED_SOURCE);
   writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs, 'express@^5'], {
-    cwd: dir,
-    env: { ...process.env, npm_config_update_notifier: 'false' },
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs, 'express@^5'],
+    {
+      cwd: dir,
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   return { dir };
 }

@@ -33,7 +33,11 @@ export function baseEnv(): Record<string, string> {
  * rejects with its stderr when it exits first. Waits on events, never on a timer.
  */
 export function startServer(args: string[], options: StartOptions): Promise<RunningServer> {
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

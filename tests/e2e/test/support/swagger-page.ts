@@ -11,7 +11,12 @@ export interface ShownResponse {
  * close; then expand POST /invoke, "Try it out" (the example body `{"query":"hello"}`), "Execute",
  * and read the live response. Every step waits for the element it needs, never for a timer.
  */
-export async function tryInvoke(page: Page, docsUrl: string, scheme: 'APIKeyHeader' | 'BearerAuth', value: string): Promise<ShownResponse> {
+export async function tryInvoke(
+  page: Page,
+  docsUrl: string,
+  scheme: 'APIKeyHeader' | 'BearerAuth',
+  value: string,
+): Promise<ShownResponse> {
   page.setDefaultTimeout(15_000);
   await page.goto(docsUrl);
   await page.locator('.auth-wrapper .btn.authorize').click();
