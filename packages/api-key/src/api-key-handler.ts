@@ -14,7 +14,7 @@ import {
 import { describeKeys, startOfDay, warnAboutKeys } from './describe-keys.js';
 import { readExpectedKeys, type ExpectedKey } from './expected-keys.js';
 import { createKeyTable, presentedBytes } from './key-table.js';
-import { readPresentedKey } from './read-presented-key.js';
+import { presentedKeyOf } from './read-presented-key.js';
 
 /** What a matching key gives: its client's identity, and from when it is refused. */
 interface Match {
@@ -59,6 +59,7 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
   const challenge = Object.fromEntries(
     REFUSALS.map((reason) => [reason, apiKeyChallenge(header, allowBearer, reason)]),
   );
+  const headerName = header.toLowerCase();
   const fail = (reason: Refusal): never => {
     throw new AuthError(reason, challenge[reason]!);
   };
@@ -67,10 +68,10 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
   const handler: AuthHandler = {
     method: 'api_key',
     ...fromAuthenticateNow((request) => {
-      const presented = readPresentedKey(request, header, allowBearer);
-      if (presented.kind === 'absent') return fail('credentials_missing');
-      if (presented.kind === 'malformed') return fail('credentials_invalid');
-      const match = lookup(presentedBytes(presented.key));
+      const presented = presentedKeyOf(request, headerName, allowBearer);
+      if (typeof presented !== 'string')
+        return fail(presented.kind === 'absent' ? 'credentials_missing' : 'credentials_invalid');
+      const match = lookup(presentedBytes(presented));
       if (match === undefined) return fail('credentials_invalid');
       if (match.expiresAt !== null && now() >= match.expiresAt) return fail('credentials_expired');
       return match.context;

@@ -1,11 +1,14 @@
-import { headerValues, readBearerToken, type AuthRequest } from '@authlayer/core';
+import { readBearerToken, soleHeaderValue, type AuthRequest } from '@authlayer/core';
 
 /** What the request carries: no key, a key, or a Bearer header too broken to hold one. */
 export type PresentedKey =
   { readonly kind: 'absent' } | { readonly kind: 'malformed' } | { readonly kind: 'key'; readonly key: string };
 
-const ABSENT: PresentedKey = Object.freeze({ kind: 'absent' });
-const MALFORMED: PresentedKey = Object.freeze({ kind: 'malformed' });
+/** A {@link PresentedKey} that holds no key. */
+export type NoKey = Exclude<PresentedKey, { readonly kind: 'key' }>;
+
+const ABSENT: NoKey = Object.freeze({ kind: 'absent' });
+const MALFORMED: NoKey = Object.freeze({ kind: 'malformed' });
 
 /**
  * Reads the key in the spec's order: the configured header first; only when no key was found
@@ -18,10 +21,19 @@ const MALFORMED: PresentedKey = Object.freeze({ kind: 'malformed' });
  * @param headerName - the configured header, any case
  */
 export function readPresentedKey(request: AuthRequest, headerName: string, allowBearer: boolean): PresentedKey {
-  const values = headerValues(request, headerName);
-  if (values.length > 1) return MALFORMED;
-  if (values.length === 1) return { kind: 'key', key: values[0] as string };
+  const key = presentedKeyOf(request, headerName, allowBearer);
+  return typeof key === 'string' ? { kind: 'key', key } : key;
+}
+
+/**
+ * {@link readPresentedKey} without an object per request: the key itself, or what holds none.
+ * The handler's per-request path; pass the header name in lower case (nothing to lower-case then).
+ */
+export function presentedKeyOf(request: AuthRequest, headerName: string, allowBearer: boolean): string | NoKey {
+  const value = soleHeaderValue(request, headerName);
+  if (value === null) return MALFORMED;
+  if (value !== '') return value;
   if (!allowBearer) return ABSENT;
   const bearer = readBearerToken(request);
-  return bearer.kind === 'token' ? { kind: 'key', key: bearer.token } : bearer;
+  return bearer.kind === 'token' ? bearer.token : bearer;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
-import { createKeyTable, presentedBytes, sha256Of } from '../src/key-table.js';
+import { createKeyTable, createKeyedDigest, presentedBytes, sha256Of } from '../src/key-table.js';
 
 const KEY = 'k3y-0123456789abcdef';
 const MiB = 1024 * 1024;
@@ -72,6 +72,93 @@ describe('createKeyTable with many keys', () => {
   it('keys its digests per table: two tables of the same keys agree on every answer', () => {
     const again = createKeyTable(keys.slice(0, 10).map((key, i) => entry(key, i)));
     expect(keys.slice(0, 10).map((key) => again(Buffer.from(key)))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
+
+describe('createKeyTable lookups in any order', () => {
+  it('gives the same answers whatever was looked up before, in this table or another', () => {
+    const keys = ['first-key', 'second-key', 'third-key'];
+    const one = createKeyTable(keys.map((key, i) => entry(key, i)));
+    const two = createKeyTable(keys.map((key, i) => entry(key, `two-${i}`)));
+    const asked = ['third-key', 'nope', 'first-key', 'second-key', 'first-key', 'x'.repeat(100), 'third-key'];
+    const answers = asked.map((key) => [one(Buffer.from(key)), two(Buffer.from(key))]);
+    expect(answers).toEqual([
+      [2, 'two-2'],
+      [undefined, undefined],
+      [0, 'two-0'],
+      [1, 'two-1'],
+      [0, 'two-0'],
+      [undefined, undefined],
+      [2, 'two-2'],
+    ]);
+  });
+
+  it('uses every bit of the digest: 256 one-bit changes give 256 other slots', () => {
+    const digest = sha256Of(Buffer.from(KEY));
+    const lookup = createKeyTable([{ sha256: digest, value: 'one' }]);
+    const keyed = createKeyedDigest(randomBytes(32));
+    const slots = new Set([keyed(digest)]);
+    for (let bit = 0; bit < 256; bit += 1) {
+      const flipped = Buffer.from(digest);
+      flipped[bit >> 3]! ^= 1 << (bit & 7);
+      slots.add(keyed(flipped));
+    }
+    expect(slots.size).toBe(257);
+    expect(lookup(Buffer.from(KEY))).toBe('one');
+  });
+});
+
+describe('createKeyedDigest: SHA-256(k ‖ SHA-256(key))', () => {
+  const k = () => Buffer.alloc(32, 7);
+  const digest = sha256Of(Buffer.from(KEY));
+
+  it('is the SHA-256 of the 32-byte secret followed by the 32-byte digest, in base64', () => {
+    const expected = createHash('sha256')
+      .update(Buffer.concat([k(), digest]))
+      .digest('base64');
+    expect(createKeyedDigest(k())(digest)).toBe(expected);
+    expect(expected).toHaveLength(44);
+  });
+
+  it('depends on the secret (two secrets, two answers) and is not the bare digest', () => {
+    const a = createKeyedDigest(randomBytes(32));
+    const b = createKeyedDigest(randomBytes(32));
+    expect(a(digest)).not.toBe(b(digest));
+    expect(a(digest)).not.toBe(digest.toString('base64'));
+  });
+
+  it('answers each digest alone: a call leaves nothing behind for the next', () => {
+    const keyed = createKeyedDigest(k());
+    const other = sha256Of(Buffer.from('other'));
+    const first = keyed(digest);
+    keyed(other);
+    expect(keyed(digest)).toBe(first);
+    expect(keyed(other)).not.toBe(first);
+  });
+
+  it('keeps its own copy of the secret and zeroes the buffer it was given', () => {
+    const given = k();
+    const keyed = createKeyedDigest(given);
+    expect(given.equals(Buffer.alloc(32))).toBe(true);
+    expect(keyed(digest)).toBe(createKeyedDigest(k())(digest));
+  });
+
+  it.each([
+    ['a 31-byte secret', Buffer.alloc(31), digest],
+    ['a 33-byte secret', Buffer.alloc(33), digest],
+    ['a 31-byte digest', Buffer.alloc(32), Buffer.alloc(31)],
+    ['a 64-byte digest (the length must never vary)', Buffer.alloc(32), Buffer.alloc(64)],
+  ])('throws RangeError for %s', (_name, secret, sha256) => {
+    expect(() => createKeyedDigest(secret)(sha256)).toThrow(RangeError);
+  });
+
+  it('reveals neither the secret nor a digest when inspected', () => {
+    const secret = randomBytes(32);
+    const keyed = createKeyedDigest(Buffer.from(secret));
+    keyed(digest);
+    const shown = [inspect(keyed, { showHidden: true, depth: null }), String(keyed)].join('\n');
+    for (const hidden of [secret.toString('hex'), secret.toString('base64'), digest.toString('hex')])
+      expect(shown).not.toContain(hidden);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readPresentedKey, type PresentedKey } from '../src/read-presented-key.js';
+import { presentedKeyOf, readPresentedKey, type PresentedKey } from '../src/read-presented-key.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 const key = (value: string): PresentedKey => ({ kind: 'key', key: value });
@@ -69,5 +69,31 @@ describe('readPresentedKey with rawHeaders (a real Node request)', () => {
     expect(read(['X-API-Key', '', 'Authorization', 'Bearer abc'])).toEqual(key('abc'));
     expect(read(['X-API-Key', '', 'X-API-Key', '', 'Authorization', 'Bearer abc'])).toEqual(key('abc'));
     expect(read(['X-API-Key', '', 'X-API-Key', 'abc'])).toEqual(key('abc'));
+  });
+});
+
+describe("presentedKeyOf (the handler's form, no object per request)", () => {
+  const cases: [string, string[], boolean][] = [
+    ['one key header', ['Host', 'h', 'X-API-Key', 'abc'], false],
+    ['no key header', ['Host', 'h'], false],
+    ['two key headers', ['x-api-key', 'a', 'X-API-KEY', 'b'], false],
+    ['an empty key header, then Bearer', ['X-API-Key', '', 'Authorization', 'Bearer abc'], true],
+    ['a broken Bearer header', ['Authorization', 'Bearer a b'], true],
+    ['Bearer not allowed', ['Authorization', 'Bearer abc'], false],
+  ];
+
+  it.each(cases)('agrees with readPresentedKey: %s', (_name, rawHeaders, allowBearer) => {
+    const request = { headers: {}, rawHeaders };
+    const read = readPresentedKey(request, 'X-API-Key', allowBearer);
+    const now = presentedKeyOf(request, 'x-api-key', allowBearer);
+    expect(read.kind === 'key' ? read.key : read).toEqual(now);
+  });
+
+  it('gives the key itself, and the shared frozen values for no key', () => {
+    const request = (rawHeaders: string[]) => ({ headers: {}, rawHeaders });
+    expect(presentedKeyOf(request(['x-api-key', 'abc']), 'x-api-key', false)).toBe('abc');
+    const absent = presentedKeyOf(request([]), 'x-api-key', false);
+    expect(absent).toBe(presentedKeyOf(request(['Host', 'h']), 'x-api-key', false));
+    expect(Object.isFrozen(absent)).toBe(true);
   });
 });

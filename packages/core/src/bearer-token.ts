@@ -1,5 +1,5 @@
 import type { AuthRequest } from './handler.js';
-import { headerValues } from './header-values.js';
+import { soleHeaderValue } from './header-values.js';
 
 /** What the `Authorization` header holds, as far as Bearer authentication cares. */
 export type BearerToken =
@@ -17,10 +17,9 @@ const MALFORMED: BearerToken = Object.freeze({ kind: 'malformed' });
  * non-empty `Authorization` headers (whatever their schemes), is `malformed`: none is guessed.
  */
 export function readBearerToken(request: AuthRequest): BearerToken {
-  const values = headerValues(request, 'authorization');
-  if (values.length === 0) return ABSENT;
-  if (values.length > 1) return MALFORMED;
-  const value = values[0] as string;
+  const value = soleHeaderValue(request, 'authorization');
+  if (value === '') return ABSENT;
+  if (value === null) return MALFORMED;
   const scheme = value.split(/[ \t]/, 1)[0] as string;
   if (scheme.toLowerCase() !== 'bearer') return ABSENT;
   // RFC 7235 §2.1: `credentials = auth-scheme [ 1*SP token68 ]`; a tab is no separator.

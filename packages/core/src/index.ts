@@ -14,7 +14,7 @@ export { ForbiddenError, describeForbidden, isForbiddenError, isRequirableName }
 export type { ForbiddenReason } from './forbidden-error.js';
 export { readBearerToken } from './bearer-token.js';
 export type { BearerToken } from './bearer-token.js';
-export { headerValues } from './header-values.js';
+export { headerValues, soleHeaderValue } from './header-values.js';
 export { redactUrl } from './redact-url.js';
 export type {
   AuthHandler,

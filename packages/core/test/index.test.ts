@@ -44,6 +44,7 @@ describe('@authlayer/core public API', () => {
       'readBearerToken',
       'readClaim',
       'redactUrl',
+      'soleHeaderValue',
       'splitChallenges',
     ]);
   });
