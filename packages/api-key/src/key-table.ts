@@ -27,7 +27,8 @@ export type KeyLookup<T> = (presented: Buffer) => T | undefined;
  * Why `k` as a prefix and not HMAC: a secret-prefix hash is weak only to length extension, and
  * that needs an attacker who sees a digest and may append to the hashed message. Here the
  * message always has the same length (32 bytes) and no digest ever leaves the process. The one
- * call costs about 16 000 fewer instructions per request than `createHmac` (callgrind).
+ * call costs about 16 000 fewer instructions per request than `createHmac` (callgrind: the
+ * whole lookup went from about 34 000 to about 18 000).
  *
  * @throws RangeError when two entries hold the same key (callers report that at start-up first)
  */

@@ -131,9 +131,7 @@ function allow(
   next: NextFunction,
   started: number,
 ): void {
-  // No verdict object per allowed request unless someone listens (decide() asks again anyway).
-  if (deps.onDecision !== undefined)
-    decide(deps, res, started, { outcome: 'allowed', reason: null, userId: context.userId, method: context.method });
+  decide(deps, res, started, { outcome: 'allowed', reason: null, userId: context.userId, method: context.method });
   req.auth = context;
   // Expect: 100-continue (with continueAfterAuthentication): only now is the client told to upload.
   sendContinueIfAwaited(req, res);
