@@ -13,7 +13,7 @@ import {
 } from '@authlayer/core';
 import { describeKeys, startOfDay, warnAboutKeys } from './describe-keys.js';
 import { readExpectedKeys, type ExpectedKey } from './expected-keys.js';
-import { createKeyTable, presentedBytes } from './key-table.js';
+import { createKeyTable } from './key-table.js';
 import { presentedKeyOf } from './read-presented-key.js';
 
 /** What a matching key gives: its client's identity, and from when it is refused. */
@@ -71,7 +71,7 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
       const presented = presentedKeyOf(request, headerName, allowBearer);
       if (typeof presented !== 'string')
         return fail(presented.kind === 'absent' ? 'credentials_missing' : 'credentials_invalid');
-      const match = lookup(presentedBytes(presented));
+      const match = lookup(presented);
       if (match === undefined) return fail('credentials_invalid');
       if (match.expiresAt !== null && now() >= match.expiresAt) return fail('credentials_expired');
       return match.context;

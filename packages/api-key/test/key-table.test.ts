@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHash, randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
-import { createKeyTable, createKeyedDigest, presentedBytes, sha256Of } from '../src/key-table.js';
+import { createKeyTable, createKeyedDigest, presentedBytes, presentedSha256, sha256Of } from '../src/key-table.js';
 
 const KEY = 'k3y-0123456789abcdef';
 const MiB = 1024 * 1024;
@@ -106,6 +106,29 @@ describe('createKeyTable lookups in any order', () => {
     expect(slots.size).toBe(257);
     expect(lookup(Buffer.from(KEY))).toBe('one');
   });
+});
+
+describe("createKeyTable with a key given as the header's string", () => {
+  const utf8 = 'ключ-🔑';
+  const lookup = createKeyTable([entry(KEY, 'ascii'), entry(Buffer.from(utf8, 'utf8'), 'utf8'), entry('ab', 'ab')]);
+
+  it.each([
+    ['an ASCII key', KEY, 'ascii'],
+    ['a UTF-8 key as Node decodes it (Latin-1)', Buffer.from(utf8, 'utf8').toString('latin1'), 'utf8'],
+    ['a UTF-8 key in a hand-made request (characters above U+00FF)', utf8, 'utf8'],
+    ['a wrong key', `${KEY}x`, undefined],
+    ['an empty key', '', undefined],
+    ['"šţ", whose low bytes are "ab"', '\u0161\u0162', undefined],
+  ])('%s', (_name, presented, expected) => {
+    expect(lookup(presented)).toBe(expected);
+  });
+
+  it.each([KEY, '', '\u00ff\u00e9', Buffer.from('é', 'utf8').toString('latin1'), 'é🔑', '\u0000\u007f', '\u0080'])(
+    'hashes %j exactly as sha256Of(presentedBytes(key))',
+    (key) => {
+      expect(presentedSha256(key).equals(sha256Of(presentedBytes(key)))).toBe(true);
+    },
+  );
 });
 
 describe('createKeyedDigest: SHA-256(k ‖ SHA-256(key))', () => {
