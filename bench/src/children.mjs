@@ -62,11 +62,11 @@ export function ask(child, type, payload = {}, { answer = type, timeoutMs } = {}
   return reply;
 }
 
-/** Asks a child to stop and kills it when it does not within a second. */
+/** Asks a child to stop and kills it when it does not within 5 s (a CPU profile takes a moment to write). */
 export async function stopChild(child) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   if (child.connected) child.send({ type: 'stop' });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 1000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
   await child.exited;
   clearTimeout(timer);
 }

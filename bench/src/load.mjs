@@ -1,26 +1,32 @@
 // The load generator, run as a child process pinned to the other core. Holds the token lists in
 // memory and runs autocannon on request over IPC. Every request passes through setupRequest,
 // also for the one-token workload, so that the client does the same work for every contender.
+// A measurement is many short runs (slices) alternating between two servers; each server
+// (`tag`) keeps its own place in each list across its slices, so a pool of 2 000 tokens is
+// walked in order by every server and none sees a token again before the 1 999 others.
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 const BODY = JSON.stringify({ query: 'hello' });
 const lists = new Map();
+/** Where each server (tag) is in each list: `${tag}#${list key}` → next index. */
+const cursors = new Map();
 
 function values(spec) {
   // spec: {file, field} for tokens, or {value} for one literal
-  if (spec.value !== undefined) return [spec.value];
+  if (spec.value !== undefined) return { key: 'value', list: [spec.value] };
   const key = `${spec.file}#${spec.field}`;
   if (!lists.has(key)) {
     const data = JSON.parse(readFileSync(spec.file, 'utf8'));
     lists.set(key, Array.isArray(data[spec.field]) ? data[spec.field] : [data[spec.field]]);
   }
-  return lists.get(key);
+  return { key, list: lists.get(key) };
 }
 
-function run({ url, duration, connections, header, bearer, spec }) {
-  const list = values(spec);
-  let next = 0;
+function run({ url, duration, connections, header, bearer, spec, tag = url }) {
+  const { key, list } = values(spec);
+  const cursor = `${tag}#${key}`;
+  let next = cursors.get(cursor) ?? 0;
   const latencies = [];
   const status = {};
   const cpu0 = process.cpuUsage();
@@ -49,6 +55,7 @@ function run({ url, duration, connections, header, bearer, spec }) {
         ],
       },
       (error, result) => {
+        cursors.set(cursor, next);
         if (error) return reject(error);
         const cpu = process.cpuUsage(cpu0);
         const clientBusy = (cpu.user + cpu.system) / ((performance.now() - wall0) * 1000);
@@ -68,6 +75,7 @@ function run({ url, duration, connections, header, bearer, spec }) {
           timeouts: result.timeouts,
           distinct: list.length,
           clientBusy,
+          latencies, // sorted, ms: the measurement takes percentiles over all its slices
         });
       },
     );

@@ -1,5 +1,6 @@
-// One measurement: a fresh server for a contender (pinned), a sanity check, a warm-up, the
-// measured load, and the server's CPU time, RSS and retained heap around it.
+// One measurement: fresh servers for a contender and for bare Express (pinned to one core), a
+// sanity check, a warm-up, the measured load in alternating slices, and each server's CPU time,
+// RSS and retained heap around its own slices.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ask, spawnNode, stopChild, waitFor } from './children.mjs';
@@ -7,10 +8,19 @@ import { ask, spawnNode, stopChild, waitFor } from './children.mjs';
 /**
  * Binds what every measurement shares.
  * @param {{here: string, material: object, serverEnv: object, loader: import('node:child_process').ChildProcess,
- *   serverCpu: string | null, options: object}} shared
+ *   serverCpu: string | null, options: object, bare: object, providerHits?: () => number}} shared
  * @returns {(contender: object, workload: 'one' | 'pool', round: number) => Promise<object>}
  */
-export function createMeasurer({ here, material, serverEnv, loader, serverCpu, options, providerHits = () => 0 }) {
+export function createMeasurer({
+  here,
+  material,
+  serverEnv,
+  loader,
+  serverCpu,
+  options,
+  bare,
+  providerHits = () => 0,
+}) {
   /** What the client sends to a contender in a workload: the header, and the list of values it rotates. */
   function requestPlan(contender, workload, phase) {
     if (contender.header === 'x-api-key') {
@@ -59,65 +69,136 @@ export function createMeasurer({ here, material, serverEnv, loader, serverCpu, o
     if (refused !== 401) throw new Error(`${contender.id}: a tampered credential got ${refused}, not 401`);
   }
 
-  async function measure(contender, workload, round) {
+  /** A fresh server for a contender, pinned, answering a valid credential (and refusing a tampered one). */
+  async function startServer(contender, workload, round) {
+    // --profile DIR: a V8 CPU profile of every server, named after its contender and step.
+    const profile =
+      options.profile === null
+        ? []
+        : [
+            '--cpu-prof',
+            `--cpu-prof-dir=${options.profile}`,
+            `--cpu-prof-name=${contender.id}.${workload}.r${round}.cpuprofile`,
+          ];
     const server = spawnNode(join(here, 'server.mjs'), {
       cpu: serverCpu,
-      nodeArgs: ['--expose-gc'],
+      nodeArgs: ['--expose-gc', ...profile, ...options.serverNodeArgs],
       env: { ...serverEnv, BENCH_CONTENDER: contender.id },
     });
     try {
       const { port } = await waitFor(server, 'ready');
       await sanityCheck(contender, port);
-      const url = `http://127.0.0.1:${port}`;
-      const common = { url, connections: options.connections };
-      const timeoutMs = (Math.max(options.warmup, options.duration) + 30) * 1000;
-      const warm = await ask(
-        loader,
-        'run',
-        { ...common, duration: options.warmup, ...requestPlan(contender, workload, 'warmup') },
-        { answer: 'result', timeoutMs },
-      );
-      if (warm.error) throw new Error(warm.error);
-      const before = await ask(server, 'usage');
-      const providerBefore = providerHits();
-      const run = await ask(
-        loader,
-        'run',
-        { ...common, duration: options.duration, ...requestPlan(contender, workload, 'run') },
-        { answer: 'result', timeoutMs },
-      );
-      if (run.error) throw new Error(run.error);
-      const after = await ask(server, 'usage', { gc: true });
-      const providerRequests = providerHits() - providerBefore;
-      const r = run.result;
-      const cpuMicros = after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
-      const handled = after.handled - before.handled;
-      const wallMicros = (after.wall - before.wall) / 1000;
-      return {
-        id: contender.id,
-        workload,
-        round,
-        rps: r.rps,
-        p50: r.p50,
-        p99: r.p99,
-        cpuPerRequest: cpuMicros / handled,
-        rss: after.rss,
-        retained: after.retained,
-        busy: cpuMicros / wallMicros,
-        // share of the time the server's main thread was runnable but did not get its core
-        waiting:
-          after.waited === null || before.waited === null ? NaN : (after.waited - before.waited) / 1000 / wallMicros,
-        clientBusy: r.clientBusy,
-        responses: r.responses,
-        ok: r.ok,
-        status: r.status,
-        errors: r.errors,
-        usesPerToken: workload === 'pool' && contender.alg !== null ? r.responses / r.distinct : null,
-        // Introspection requests the provider answered during the measured run (OAuth2 contenders).
-        providerRequests,
-      };
-    } finally {
+      return { contender, server, url: `http://127.0.0.1:${port}` };
+    } catch (error) {
       await stopChild(server);
+      throw error;
+    }
+  }
+
+  /** One run of the loader against one server; its CPU and requests counted around it. */
+  async function slice(side, workload, phase, duration, totals) {
+    const timeoutMs = (duration + 30) * 1000;
+    const plan = requestPlan(side.contender, workload, phase);
+    const before = await ask(side.server, 'usage');
+    const providerBefore = providerHits();
+    const reply = await ask(
+      loader,
+      'run',
+      { url: side.url, tag: side.contender.id, connections: options.connections, duration, ...plan },
+      { answer: 'result', timeoutMs },
+    );
+    if (reply.error) throw new Error(reply.error);
+    const after = await ask(side.server, 'usage');
+    if (totals === null) return;
+    const r = reply.result;
+    totals.cpu += after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
+    totals.main += after.main === null || before.main === null ? NaN : after.main - before.main;
+    totals.wall += (after.wall - before.wall) / 1000;
+    totals.waited += after.waited === null || before.waited === null ? NaN : (after.waited - before.waited) / 1000;
+    totals.handled += after.handled - before.handled;
+    totals.seconds += r.seconds;
+    totals.ok += r.ok;
+    totals.latencies.push(r.latencies);
+    totals.clientBusy.push(r.clientBusy);
+    totals.errors += r.errors;
+    totals.distinct = r.distinct;
+    totals.providerRequests += providerHits() - providerBefore;
+    for (const [code, count] of Object.entries(r.status)) totals.status[code] = (totals.status[code] ?? 0) + count;
+  }
+
+  const emptyTotals = () => ({
+    cpu: 0,
+    main: 0,
+    wall: 0,
+    waited: 0,
+    handled: 0,
+    seconds: 0,
+    ok: 0,
+    latencies: [],
+    clientBusy: [],
+    errors: 0,
+    distinct: 0,
+    providerRequests: 0,
+    status: {},
+  });
+
+  /** The sample of one side of a measurement, from its slices' totals and its server's memory. */
+  function sampleOf(side, totals, memory, workload, round) {
+    const latencies = totals.latencies.flat().sort((a, b) => a - b);
+    const pct = (p) =>
+      latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
+    return {
+      id: side.contender.id,
+      workload,
+      round,
+      rps: totals.ok / totals.seconds,
+      p50: pct(0.5),
+      p99: pct(0.99),
+      cpuPerRequest: totals.cpu / totals.handled,
+      // the main thread's share of that CPU; the rest ran on helper threads (GC, libuv's pool)
+      mainShare: totals.main / totals.cpu,
+      rss: memory.rss,
+      retained: memory.retained,
+      busy: totals.cpu / totals.wall,
+      // share of the time the server's main thread was runnable but did not get its core
+      waiting: totals.waited / totals.wall,
+      clientBusy: totals.clientBusy.reduce((a, b) => a + b, 0) / totals.clientBusy.length,
+      responses: latencies.length,
+      ok: totals.ok,
+      status: totals.status,
+      errors: totals.errors,
+      usesPerToken: workload === 'pool' && side.contender.alg !== null ? latencies.length / totals.distinct : null,
+      // Introspection requests the provider answered during the measured slices (OAuth2 contenders).
+      providerRequests: totals.providerRequests,
+    };
+  }
+
+  /**
+   * One paired measurement: the contender's server and a bare Express server, both fresh and on
+   * the same core, warmed up, then loaded in turn for short slices (bare, contender, contender,
+   * bare, ...) until each had `duration` seconds. This machine's speed drifts within seconds, so
+   * a ratio is only trusted between slices a second apart, never between runs a minute apart.
+   * Resolves with the contender's sample, holding its bare twin's as `bare`.
+   */
+  async function measure(contender, workload, round) {
+    const sides = [];
+    try {
+      sides.push(await startServer(bare, workload, round));
+      sides.push(await startServer(contender, workload, round));
+      for (const side of sides) await slice(side, workload, 'warmup', options.warmup, null);
+      const totals = sides.map(() => emptyTotals());
+      const count = Math.max(1, Math.round(options.duration / options.slice));
+      for (let i = 0; i < count; i += 1) {
+        // ABBA: a steady drift weighs on both sides alike.
+        const order = i % 2 === 0 ? [0, 1] : [1, 0];
+        for (const s of order) await slice(sides[s], workload, 'run', options.duration / count, totals[s]);
+      }
+      const memory = [];
+      for (const side of sides) memory.push(await ask(side.server, 'usage', { gc: true }));
+      const [bareSample, sample] = sides.map((side, s) => sampleOf(side, totals[s], memory[s], workload, round));
+      return { ...sample, bare: bareSample };
+    } finally {
+      for (const side of sides) await stopChild(side.server);
     }
   }
 

@@ -13,7 +13,7 @@ const workloads = [...new Set(samples.map((s) => s.workload))];
 const markdown = renderMarkdown(
   summarize(
     samples,
-    CONTENDERS.filter((c) => ids.has(c.id)),
+    CONTENDERS.filter((c) => c.id === 'bare' || ids.has(c.id)),
     workloads,
   ),
   meta,

@@ -20,42 +20,34 @@ export const MIN_BUSY = 0.5;
 const starved = (s) => Number.isFinite(s.busy) && s.busy < MIN_BUSY;
 /** The samples that were not starved, or all of them when every one was. */
 const usable = (list) => (list.some((s) => !starved(s)) ? list.filter((s) => !starved(s)) : list);
-
-/** The mean of the nearest usable bare measurements before and after a sample (same round and workload). */
-function bareReference(sample, bares) {
-  const mine = usable(bares.filter((b) => b.round === sample.round && b.workload === sample.workload));
-  let around;
-  if (sample.id === 'bare') {
-    around = mine; // bare against all bare of its round: shows how much the machine drifted
-  } else {
-    const before = mine.filter((b) => b.seq < sample.seq).at(-1);
-    const after = mine.find((b) => b.seq > sample.seq);
-    around = [before, after].filter((b) => b !== undefined);
-  }
-  if (around.length === 0) return null;
-  return Object.fromEntries(METRICS.map((k) => [k, mean(around.map((b) => b[k]))]));
-}
+/** The same for paired samples: neither the contender's server nor its bare twin starved. */
+const pairStarved = (s) => starved(s) || starved(s.bare);
+const usablePairs = (list) => (list.some((s) => !pairStarved(s)) ? list.filter((s) => !pairStarved(s)) : list);
 
 /**
  * Per workload and contender: medians over rounds of the absolute values and of the ratios to
- * bare Express measured right before and after it (see run.mjs, schedule). Ratios read "higher
- * is better, 1.00 = as good as bare": req/s is contender / bare; latency, CPU per request and RSS
- * are bare / contender. `rssOverBare` is the median of (contender RSS - bare RSS) in MiB.
+ * the bare Express server measured in the same pair (alternating slices, see measure.mjs). Ratios
+ * read "higher is better, 1.00 = as good as bare": req/s is contender / bare; latency, CPU per
+ * request and RSS are bare / contender. `rssOverBare` is the median of (contender RSS - bare RSS)
+ * in MiB. Bare's own row summarises every bare twin of the workload; its "range" is each twin's
+ * CPU per request against their median: how far the machine's speed moved during the run.
  */
 export function summarize(samples, contenders, workloads) {
   const out = {};
-  const bares = samples.filter((s) => s.id === 'bare');
   for (const workload of workloads) {
     out[workload] = [];
-    for (const c of contenders.filter((x) => x.workloads.includes(workload))) {
-      const all = samples.filter((s) => s.workload === workload && s.id === c.id);
+    for (const c of contenders.filter((x) => x.workloads.includes(workload) || x.id === 'bare')) {
+      const isBare = c.id === 'bare';
+      const inWorkload = samples.filter((s) => s.workload === workload);
+      const all = isBare ? inWorkload.map((s) => s.bare) : inWorkload.filter((s) => s.id === c.id);
       if (all.length === 0) continue;
-      const mine = usable(all);
-      const pairs = mine.map((s) => [s, bareReference(s, bares)]).filter(([, ref]) => ref !== null);
+      // A pair counts when neither of its servers was starved, unless none is such.
+      const mine = isBare ? usable(all) : usablePairs(all);
+      const bareCpu = median(mine.map((s) => s.cpuPerRequest));
+      const pairs = isBare ? mine.map((s) => [s, { ...s, cpuPerRequest: bareCpu }]) : mine.map((s) => [s, s.bare]);
       const ratio = (key, invert) => pairs.map(([s, ref]) => (invert ? ref[key] / s[key] : s[key] / ref[key]));
       const cpuRatios = ratio('cpuPerRequest', true);
-      const isBare = c.id === 'bare';
-      // bare's own ratios are 1 by definition; its range shows how far bare drifted within a round
+      // bare's own ratios are 1 by definition
       const mid = (xs) => (isBare ? 1 : median(xs));
       out[workload].push({
         id: c.id,
@@ -71,6 +63,7 @@ export function summarize(samples, contenders, workloads) {
         rss: median(mine.map((s) => s.rss)) / MiB,
         busy: median(mine.map((s) => s.busy)),
         waiting: median(mine.map((s) => s.waiting ?? NaN)),
+        mainShare: median(mine.map((s) => s.mainShare ?? NaN)),
         ratio: {
           rps: mid(ratio('rps', false)),
           p50: mid(ratio('p50', true)),
@@ -102,7 +95,7 @@ const WORKLOAD_TITLE = {
 
 function table(rows, workload) {
   const head =
-    '| contender | alg | req/s | ×bare | p50 ms | ×bare | p99 ms | ×bare | CPU µs/req | ×bare | ×bare range | server busy / waiting | RSS MiB | ×bare | Δbare MiB | heap after GC MiB | Δbare MiB |' +
+    '| contender | alg | req/s | ×bare | p50 ms | ×bare | p99 ms | ×bare | CPU µs/req | ×bare | ×bare range | server busy / waiting / main thread | RSS MiB | ×bare | Δbare MiB | heap after GC MiB | Δbare MiB |' +
     (workload === 'pool' ? ' uses/token |' : '');
   const sep =
     '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|' + (workload === 'pool' ? '--:|' : '');
@@ -121,7 +114,7 @@ function table(rows, workload) {
       f(r.cpuPerRequest, 1),
       `**${r2(r.ratio.cpu)}**`,
       `${r2(r.cpuRatioRange[0])}–${r2(r.cpuRatioRange[1])}`,
-      `${pct(r.busy)} / ${pct(r.waiting)}`,
+      `${pct(r.busy)} / ${pct(r.waiting)} / ${pct(r.mainShare)}`,
       f(r.rss, 1),
       r2(r.ratio.rss),
       r.id === 'bare' ? '0' : f(r.rssOverBare, 1),
@@ -231,8 +224,10 @@ export function renderMarkdown(summary, meta, micro) {
       `${o.connections} connections · load average ${meta.loadavg.before.map((x) => x.toFixed(2)).join(' ')} before, ` +
       `${meta.loadavg.after.map((x) => x.toFixed(2)).join(' ')} after · ${meta.minutes.toFixed(1)} min`,
     '',
-    'Ratios are to bare Express 5 measured in the same round and read "1.00 = as good as bare, higher is better"; ' +
-      'the cells are medians over rounds. "×bare range" is the lowest and highest CPU ratio of the rounds: a wide range means a noisy machine. ' +
+    `Every measurement pairs a fresh contender server with a fresh bare Express 5 server on the same core, loaded in turn in ${o.slice} s slices ` +
+      '(bare, contender, contender, bare, …); ratios are taken within the pair and read "1.00 = as good as bare, higher is better"; ' +
+      'the cells are medians over rounds. "×bare range" is the lowest and highest CPU ratio of the rounds; on the bare row, the spread of bare\'s own ' +
+      "CPU per request over the run, which shows how much the machine's speed moved. " +
       `Samples whose server was busy less than ${MIN_BUSY * 100} % of the time (starved by other load) are left out when their contender has others.`,
   ];
   if (meta.loadavg.before[0] > 1.5 || meta.loadavg.after[0] > 1.5) {

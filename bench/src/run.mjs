@@ -72,11 +72,13 @@ const measure = createMeasurer({
   loader,
   serverCpu,
   options,
+  bare: contenders.find((c) => c.id === 'bare'),
   providerHits: introspection.hits,
 });
 
 const plan = schedule(contenders, workloads, options.rounds);
-const perStep = options.warmup + options.duration + 0.7;
+// two servers per step, each warmed up and loaded for `duration`, plus their start-up
+const perStep = 2 * (options.warmup + options.duration + 0.6);
 log(
   `${contenders.length} contenders, workloads ${workloads.join(' + ')}, ${options.rounds} round(s) x ${options.duration} s ` +
     `(+${options.warmup} s warm-up), ${options.connections} connections; ${plan.length} measurements, about ` +
@@ -95,7 +97,9 @@ for (const [index, step] of plan.entries()) {
         ? `  !! ${sample.responses - sample.ok} non-2xx ${JSON.stringify(sample.status)}`
         : '';
     log(
-      `${tag.padEnd(48)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50.toFixed(2)} ms  ${sample.cpuPerRequest.toFixed(1)} µs CPU/req  ${(sample.rss / 2 ** 20).toFixed(1)} MiB  busy ${(sample.busy * 100).toFixed(0)}% waiting ${(sample.waiting * 100).toFixed(0)}% (client busy ${(sample.clientBusy * 100).toFixed(0)}%)${bad}`,
+      `${tag.padEnd(48)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50.toFixed(2)} ms  ${sample.cpuPerRequest.toFixed(1)} µs CPU/req ` +
+        `(bare ${sample.bare.cpuPerRequest.toFixed(1)}: ×${(sample.bare.cpuPerRequest / sample.cpuPerRequest).toFixed(2)})  ` +
+        `main ${(sample.mainShare * 100).toFixed(0)}%  ${(sample.rss / 2 ** 20).toFixed(1)} MiB  busy ${(sample.busy * 100).toFixed(0)}% waiting ${(sample.waiting * 100).toFixed(0)}% (client busy ${(sample.clientBusy * 100).toFixed(0)}%)${bad}`,
     );
   } catch (error) {
     failures.push({
