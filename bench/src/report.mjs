@@ -1,4 +1,4 @@
-// Medians, ratios to bare Express in the same round, and the markdown of the results.
+// Medians, ratios to the bare Express twin of each paired measurement, and the markdown of the results.
 
 const median = (xs) => {
   const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
@@ -6,10 +6,7 @@ const median = (xs) => {
   const m = Math.floor(v.length / 2);
   return v.length % 2 === 1 ? v[m] : (v[m - 1] + v[m]) / 2;
 };
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const MiB = 2 ** 20;
-
-const METRICS = ['rps', 'p50', 'p99', 'cpuPerRequest', 'rss', 'retained'];
 
 /**
  * A sample whose server was busy less than this share of the wall time was starved (another
