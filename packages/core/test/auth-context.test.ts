@@ -36,4 +36,23 @@ describe('createAuthContext', () => {
     expect(Object.isFrozen(context.roles)).toBe(true);
     expect(() => (context.roles as string[]).push('b')).toThrow(TypeError);
   });
+
+  it('never shares a list with its caller, whatever its length', () => {
+    for (const roles of [[], ['a'], ['a', 'b'], ['a', 'a']]) {
+      const context = createAuthContext({ method: 'jwt', roles, scopes: roles });
+      roles.push('added later');
+      expect(context.roles).not.toContain('added later');
+      expect(context.scopes).not.toContain('added later');
+      expect(Object.isFrozen(context.roles) && Object.isFrozen(context.scopes)).toBe(true);
+    }
+  });
+
+  it('gives empty lists that cannot be changed, even when shared', () => {
+    const [first, second] = [createAuthContext({ method: 'jwt' }), createAuthContext({ method: 'none', roles: [] })];
+    for (const list of [first.roles, first.permissions, first.scopes, second.roles]) {
+      expect(list).toEqual([]);
+      expect(() => (list as string[]).push('x')).toThrow(TypeError);
+    }
+    expect(first.roles).toEqual([]);
+  });
 });

@@ -12,6 +12,10 @@ describe('readBearerToken', () => {
     ['the Basic scheme', 'Basic dXNlcjpwYXNz'],
     ['the Digest scheme', 'Digest username="a"'],
     ['a scheme that starts with Bearer', 'Bearerabc'],
+    ['a scheme shorter than Bearer', 'Bear abc'],
+    ['a scheme with Bearer inside', 'xBearer abc'],
+    ['a scheme whose lower case is longer (U+0130)', 'Bear\u0130r abc'],
+    ['a tab-separated other scheme', 'Basic\tabc'],
   ])('is absent for %s', (_name, authorization) => {
     expect(read(authorization)).toEqual({ kind: 'absent' });
   });
@@ -24,6 +28,7 @@ describe('readBearerToken', () => {
     ['Bearer', 'Bearer abc.def-ghi_jkl~mno+pqr/stu', 'abc.def-ghi_jkl~mno+pqr/stu'],
     ['bearer in lower case', 'bearer abc', 'abc'],
     ['BEARER in upper case', 'BEARER abc', 'abc'],
+    ['mixed case', 'bEaReR abc', 'abc'],
     ['extra spaces around the token', 'Bearer    abc  ', 'abc'],
     ['trailing = padding', 'Bearer abc==', 'abc=='],
     ['a JWT', 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig', 'eyJhbGciOiJIUzI1NiJ9.e30.sig'],
