@@ -145,6 +145,64 @@ const physicalLimit = (alg) => ({
   },
 });
 
+/** The physical limit with the signature on libuv's pool: does leaving the main thread pay? */
+const physicalLimitAsync = (alg) => ({
+  id: `limit-${alg.toLowerCase()}-pool`,
+  family: 'physical limit, libuv pool',
+  label: "node:crypto's callback form (signature on libuv's pool) + exp/iss/aud; not a real middleware",
+  alg,
+  workloads: ['pool'],
+  async build(env) {
+    const { verifyLimitAsync } = await import('./limit-verifier.mjs');
+    const verify = verifyLimitAsync(alg, env[ENV[alg]], { issuer: ISSUER, audience: AUDIENCE });
+    return (req, res, next) => {
+      const header = req.headers.authorization;
+      if (typeof header !== 'string' || !header.startsWith('Bearer ')) return unauthorized(res);
+      verify(header.slice(7), (payload) => {
+        if (payload === null) return unauthorized(res);
+        req.auth = payload;
+        next();
+      });
+    };
+  },
+});
+
+/**
+ * The physical limit's check as an authlayer mode: authlayer's Express middleware around it, so
+ * that its cost splits into the middleware's and the JWT handler's. Not a real mode: the claims
+ * become an AuthContext with the `sub` only.
+ */
+const limitInAuthlayerMiddleware = (alg) => ({
+  id: `authlayer-middleware-limit-${alg.toLowerCase()}`,
+  family: 'authlayer middleware, limit check',
+  label: "authlayer's Express middleware around the physical limit's check (splits the cost)",
+  alg,
+  workloads: ['pool'],
+  async build(env) {
+    const { createAuthMiddleware } = await import('@authlayer/express');
+    const { AuthError, bearerChallenge, createAuthContext, readBearerToken } = await import('@authlayer/core');
+    const { verifyLimit } = await import('./limit-verifier.mjs');
+    const verify = verifyLimit(alg, env[ENV[alg]], { issuer: ISSUER, audience: AUDIENCE });
+    const refuse = () => new AuthError('signature_invalid', bearerChallenge('signature_invalid'));
+    const authenticateNow = (request) => {
+      const bearer = readBearerToken(request);
+      const payload = bearer.kind === 'token' ? verify(bearer.token) : null;
+      if (payload === null) throw refuse();
+      return createAuthContext({ method: 'jwt', userId: payload.sub });
+    };
+    const handler = {
+      method: 'jwt',
+      authenticateNow,
+      authenticate: async (request) => authenticateNow(request),
+    };
+    const jwt = { issuer: ISSUER, audience: AUDIENCE, algorithms: [alg], public_key_env: ENV[alg] };
+    return createAuthMiddleware(
+      { auth: { mode: 'jwt', jwt } },
+      { env, importModule: async () => ({ createHandler: async () => handler }) },
+    );
+  },
+});
+
 /**
  * authlayer in API key mode: the spec's single key (`one`), or `keys` with 10 000 named clients
  * (`many`), the load spread over all of them (the key list is the file `material.mjs` writes; the
@@ -220,6 +278,8 @@ export const CONTENDERS = [
   physicalLimit('RS256'),
   physicalLimit('ES256'),
   physicalLimit('HS256'),
+  physicalLimitAsync('RS256'),
+  limitInAuthlayerMiddleware('RS256'),
 ].map((c) => ({ header: 'authorization', needsAuthlayerJwt: false, ...c }));
 
 export const contenderById = (id) => CONTENDERS.find((c) => c.id === id);

@@ -40,3 +40,39 @@ export function verifyLimit(alg, material, { issuer, audience }) {
     }
   };
 }
+
+/**
+ * {@link verifyLimit} with the signature checked by node:crypto's callback form, which runs on
+ * libuv's thread pool (as WebCrypto does, and so jose): `done(payload | null)` a turn later.
+ * RS256 and ES256 only (an HMAC is too cheap to be worth a thread hop).
+ */
+export function verifyLimitAsync(alg, material, { issuer, audience }) {
+  const key = createPublicKey(material);
+  const keyInput = alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' } : key;
+  return (token, done) => {
+    const first = token.indexOf('.');
+    const last = token.lastIndexOf('.');
+    if (first <= 0 || last === first) return done(null);
+    let header;
+    try {
+      header = decodeJson(token.slice(0, first));
+    } catch {
+      return done(null);
+    }
+    if (header.alg !== alg) return done(null);
+    const signature = Buffer.from(token.slice(last + 1), 'base64url');
+    verify('sha256', Buffer.from(token.slice(0, last)), keyInput, signature, (error, valid) => {
+      if (error || !valid) return done(null);
+      try {
+        const payload = decodeJson(token.slice(first + 1, last));
+        const aud = payload.aud;
+        if (typeof payload.exp !== 'number' || payload.exp * 1000 <= Date.now()) return done(null);
+        if (payload.iss !== issuer || !(aud === audience || (Array.isArray(aud) && aud.includes(audience))))
+          return done(null);
+        return done(payload);
+      } catch {
+        return done(null);
+      }
+    });
+  };
+}
