@@ -227,10 +227,11 @@ export function renderMarkdown(summary, meta, micro) {
       "CPU per request over the run, which shows how much the machine's speed moved. " +
       `Samples whose server was busy less than ${MIN_BUSY * 100} % of the time (starved by other load) are left out when their contender has others.`,
   ];
-  if (meta.loadavg.before[0] > 1.5 || meta.loadavg.after[0] > 1.5) {
+  // Before the run only: at its end the load average counts the bench's own two processes.
+  if (meta.loadavg.before[0] > 1.5) {
     parts.push(
       '',
-      '> **Not a quiet machine** (1-minute load average above 1.5): other processes shared the cores, so these figures are noise.',
+      '> **Not a quiet machine** (1-minute load average above 1.5 when the run started): other processes shared the cores, so these figures are noise.',
     );
   }
   if (!meta.jwtAvailable) parts.push('', '> authlayer jwt contenders skipped: @authlayer/jwt not installed');

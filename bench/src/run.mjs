@@ -77,8 +77,9 @@ const measure = createMeasurer({
 });
 
 const plan = schedule(contenders, workloads, options.rounds);
-// two servers per step, each warmed up and loaded for `duration`, plus their start-up
-const perStep = 2 * (options.warmup + options.duration + 0.6);
+// two servers per step, each warmed up and loaded for `duration`, plus their start-up, sanity
+// checks and one IPC round trip per slice (16 s per step at the defaults, measured 2026-11-22)
+const perStep = 2 * (options.warmup + options.duration) + 8;
 log(
   `${contenders.length} contenders, workloads ${workloads.join(' + ')}, ${options.rounds} round(s) x ${options.duration} s ` +
     `(+${options.warmup} s warm-up), ${options.connections} connections; ${plan.length} measurements, about ` +
