@@ -5,6 +5,13 @@ import { createHmac, createPublicKey, createSecretKey, timingSafeEqual, verify }
 
 const decodeJson = (part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
 
+/** The key of an RS256 or ES256 check, as node:crypto's `verify` takes it. */
+function publicKeyInput(alg, material) {
+  const key = createPublicKey(material);
+  // RFC 7518 §3.4: ES256 signatures are R || S, not DER.
+  return alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' } : key;
+}
+
 /** The signature check alone; `true` when the signature over `signingInput` is valid. */
 export function signatureChecker(alg, material) {
   if (alg === 'HS256') {
@@ -14,27 +21,39 @@ export function signatureChecker(alg, material) {
       return mac.length === signature.length && timingSafeEqual(mac, signature);
     };
   }
-  const key = createPublicKey(material);
-  // RFC 7518 §3.4: ES256 signatures are R || S, not DER.
-  const keyInput = alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' } : key;
+  const keyInput = publicKeyInput(alg, material);
   return (signingInput, signature) => verify('sha256', Buffer.from(signingInput), keyInput, signature);
 }
 
+/**
+ * The token's segments (`first` and `last` dot) when its header names `alg`, else null. Throws
+ * on a header that is not base64url JSON.
+ */
+function split(token, alg) {
+  const first = token.indexOf('.');
+  const last = token.lastIndexOf('.');
+  if (first <= 0 || last === first) return null;
+  return decodeJson(token.slice(0, first)).alg === alg ? { first, last } : null;
+}
+
+/** The payload, once the signature passed, when `exp`, `iss` and `aud` do too; else null. Throws on bad JSON. */
+function acceptedPayload(token, { first, last }, { issuer, audience }) {
+  const payload = decodeJson(token.slice(first + 1, last));
+  const aud = payload.aud;
+  if (typeof payload.exp !== 'number' || payload.exp * 1000 <= Date.now()) return null;
+  if (payload.iss !== issuer || !(aud === audience || (Array.isArray(aud) && aud.includes(audience)))) return null;
+  return payload;
+}
+
 /** A verifier returning the payload, or null when the token does not pass. */
-export function verifyLimit(alg, material, { issuer, audience }) {
+export function verifyLimit(alg, material, expected) {
   const check = signatureChecker(alg, material);
   return (token) => {
-    const first = token.indexOf('.');
-    const last = token.lastIndexOf('.');
-    if (first <= 0 || last === first) return null;
     try {
-      if (decodeJson(token.slice(0, first)).alg !== alg) return null;
-      if (!check(token.slice(0, last), Buffer.from(token.slice(last + 1), 'base64url'))) return null;
-      const payload = decodeJson(token.slice(first + 1, last));
-      const aud = payload.aud;
-      if (typeof payload.exp !== 'number' || payload.exp * 1000 <= Date.now()) return null;
-      if (payload.iss !== issuer || !(aud === audience || (Array.isArray(aud) && aud.includes(audience)))) return null;
-      return payload;
+      const at = split(token, alg);
+      if (at === null) return null;
+      if (!check(token.slice(0, at.last), Buffer.from(token.slice(at.last + 1), 'base64url'))) return null;
+      return acceptedPayload(token, at, expected);
     } catch {
       return null;
     }
@@ -46,30 +65,21 @@ export function verifyLimit(alg, material, { issuer, audience }) {
  * libuv's thread pool (as WebCrypto does, and so jose): `done(payload | null)` a turn later.
  * RS256 and ES256 only (an HMAC is too cheap to be worth a thread hop).
  */
-export function verifyLimitAsync(alg, material, { issuer, audience }) {
-  const key = createPublicKey(material);
-  const keyInput = alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' } : key;
+export function verifyLimitAsync(alg, material, expected) {
+  const keyInput = publicKeyInput(alg, material);
   return (token, done) => {
-    const first = token.indexOf('.');
-    const last = token.lastIndexOf('.');
-    if (first <= 0 || last === first) return done(null);
-    let header;
+    let at;
     try {
-      header = decodeJson(token.slice(0, first));
+      at = split(token, alg);
     } catch {
       return done(null);
     }
-    if (header.alg !== alg) return done(null);
-    const signature = Buffer.from(token.slice(last + 1), 'base64url');
-    verify('sha256', Buffer.from(token.slice(0, last)), keyInput, signature, (error, valid) => {
+    if (at === null) return done(null);
+    const signature = Buffer.from(token.slice(at.last + 1), 'base64url');
+    verify('sha256', Buffer.from(token.slice(0, at.last)), keyInput, signature, (error, valid) => {
       if (error || !valid) return done(null);
       try {
-        const payload = decodeJson(token.slice(first + 1, last));
-        const aud = payload.aud;
-        if (typeof payload.exp !== 'number' || payload.exp * 1000 <= Date.now()) return done(null);
-        if (payload.iss !== issuer || !(aud === audience || (Array.isArray(aud) && aud.includes(audience))))
-          return done(null);
-        return done(payload);
+        return done(acceptedPayload(token, at, expected));
       } catch {
         return done(null);
       }

@@ -14,12 +14,13 @@ const MiB = 2 ** 20;
  * lost batching, so it is left out whenever its contender has samples that were not.
  */
 export const MIN_BUSY = 0.5;
+/** Above this 1-minute load average when a run starts, its figures are marked as noise. */
+export const QUIET_LOAD = 1.5;
 const starved = (s) => Number.isFinite(s.busy) && s.busy < MIN_BUSY;
-/** The samples that were not starved, or all of them when every one was. */
-const usable = (list) => (list.some((s) => !starved(s)) ? list.filter((s) => !starved(s)) : list);
-/** The same for paired samples: neither the contender's server nor its bare twin starved. */
+/** The samples that are not `bad`, or all of them when every one is. */
+const keepUnlessAll = (list, bad) => (list.some((s) => !bad(s)) ? list.filter((s) => !bad(s)) : list);
+/** A paired sample counts when neither the contender's server nor its bare twin starved. */
 const pairStarved = (s) => starved(s) || starved(s.bare);
-const usablePairs = (list) => (list.some((s) => !pairStarved(s)) ? list.filter((s) => !pairStarved(s)) : list);
 
 /**
  * Per workload and contender: medians over rounds of the absolute values and of the ratios to
@@ -33,13 +34,12 @@ export function summarize(samples, contenders, workloads) {
   const out = {};
   for (const workload of workloads) {
     out[workload] = [];
+    const inWorkload = samples.filter((s) => s.workload === workload);
     for (const c of contenders.filter((x) => x.workloads.includes(workload) || x.id === 'bare')) {
       const isBare = c.id === 'bare';
-      const inWorkload = samples.filter((s) => s.workload === workload);
       const all = isBare ? inWorkload.map((s) => s.bare) : inWorkload.filter((s) => s.id === c.id);
       if (all.length === 0) continue;
-      // A pair counts when neither of its servers was starved, unless none is such.
-      const mine = isBare ? usable(all) : usablePairs(all);
+      const mine = keepUnlessAll(all, isBare ? starved : pairStarved);
       const bareCpu = median(mine.map((s) => s.cpuPerRequest));
       const pairs = isBare ? mine.map((s) => [s, { ...s, cpuPerRequest: bareCpu }]) : mine.map((s) => [s, s.bare]);
       const ratio = (key, invert) => pairs.map(([s, ref]) => (invert ? ref[key] / s[key] : s[key] / ref[key]));
@@ -228,7 +228,7 @@ export function renderMarkdown(summary, meta, micro) {
       `Samples whose server was busy less than ${MIN_BUSY * 100} % of the time (starved by other load) are left out when their contender has others.`,
   ];
   // Before the run only: at its end the load average counts the bench's own two processes.
-  if (meta.loadavg.before[0] > 1.5) {
+  if (meta.loadavg.before[0] > QUIET_LOAD) {
     parts.push(
       '',
       '> **Not a quiet machine** (1-minute load average above 1.5 when the run started): other processes shared the cores, so these figures are noise.',

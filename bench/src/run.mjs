@@ -14,7 +14,7 @@ import { startJwksServer } from './jwks-server.mjs';
 import { loadMaterial, publicJwks } from './material.mjs';
 import { createMeasurer } from './measure.mjs';
 import { readOptions } from './options.mjs';
-import { summarize, renderMarkdown, replaceReadmeSection } from './report.mjs';
+import { QUIET_LOAD, summarize, renderMarkdown, replaceReadmeSection } from './report.mjs';
 import { schedule } from './schedule.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -25,7 +25,6 @@ const options = readOptions();
 const started = Date.now();
 const load0 = loadavg();
 // Timing on a busy 2-core machine measures the other processes: say so loudly, in the results too.
-const QUIET_LOAD = 1.5;
 if (load0[0] > QUIET_LOAD)
   log(
     `WARNING: load average ${load0[0].toFixed(2)} > ${QUIET_LOAD}: the machine is busy and the figures will be noise`,
