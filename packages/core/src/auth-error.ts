@@ -38,6 +38,43 @@ export const AUTH_FAILURE_DESCRIPTION: Readonly<Record<AuthFailure, string>> = O
 });
 
 /**
+ * Whose problem a refusal is: `client` (the credentials presented were refused: a guess),
+ * `absent` (no credentials were sent), `provider` (the service could not check them: its key set
+ * or introspection endpoint failed, an operator's problem). One entry per reason, so a new
+ * reason must say which it is.
+ */
+export const AUTH_FAILURE_CAUSE: Readonly<Record<AuthFailure, 'client' | 'absent' | 'provider'>> = Object.freeze({
+  credentials_missing: 'absent',
+  credentials_invalid: 'client',
+  credentials_expired: 'client',
+  token_malformed: 'client',
+  token_expired: 'client',
+  token_not_yet_valid: 'client',
+  issuer_mismatch: 'client',
+  audience_mismatch: 'client',
+  algorithm_not_allowed: 'client',
+  signature_invalid: 'client',
+  key_unavailable: 'provider',
+  claim_invalid: 'client',
+  token_type_mismatch: 'client',
+  token_revoked: 'client',
+});
+
+/**
+ * True when a refusal for `reason` is a failed guess: the client's own credentials were refused.
+ * A failed-authentication limit counts these and nothing else, so a provider outage never locks
+ * clients out. A reason this copy of core does not know (another version's) counts: fail closed.
+ *
+ * @example
+ * isFailedGuess('signature_invalid'); // true
+ * isFailedGuess('key_unavailable');   // false: the provider failed, not the client
+ */
+export function isFailedGuess(reason: string): boolean {
+  const cause = Object.hasOwn(AUTH_FAILURE_CAUSE, reason) ? AUTH_FAILURE_CAUSE[reason as AuthFailure] : 'client';
+  return cause === 'client';
+}
+
+/**
  * A refused request: HTTP 401 with the body `{"error":"unauthorized","message":...}` and the
  * `WWW-Authenticate` header in {@link AuthError.challenge}. Handlers reject with this and
  * nothing else; `@authlayer/express` renders it.

@@ -1,6 +1,6 @@
 export { createAuthContext } from './auth-context.js';
 export type { AuthContext, AuthContextInit, AuthMethod } from './auth-context.js';
-export { AUTH_FAILURE_DESCRIPTION, AuthError, isAuthError } from './auth-error.js';
+export { AUTH_FAILURE_CAUSE, AUTH_FAILURE_DESCRIPTION, AuthError, isAuthError, isFailedGuess } from './auth-error.js';
 export type { AuthFailure } from './auth-error.js';
 export {
   REALM,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { AUTH_FAILURE_DESCRIPTION, AuthError, isAuthError, type AuthFailure } from '../src/auth-error.js';
+import {
+  AUTH_FAILURE_CAUSE,
+  AUTH_FAILURE_DESCRIPTION,
+  AuthError,
+  isAuthError,
+  isFailedGuess,
+  type AuthFailure,
+} from '../src/auth-error.js';
 
 const REASONS: AuthFailure[] = [
   'credentials_missing',
@@ -87,5 +94,27 @@ describe('isAuthError', () => {
     ['undefined', undefined, false],
   ])('is right for %s', (_name, value, expected) => {
     expect(isAuthError(value)).toBe(expected);
+  });
+});
+
+describe('isFailedGuess (what a failed-authentication limit counts)', () => {
+  it('says for every reason whose problem it is', () => {
+    expect(Object.keys(AUTH_FAILURE_CAUSE).sort()).toEqual([...REASONS].sort());
+    expect(Object.isFrozen(AUTH_FAILURE_CAUSE)).toBe(true);
+  });
+
+  it.each(REASONS.filter((r) => r !== 'credentials_missing' && r !== 'key_unavailable'))(
+    'counts %s: the client presented credentials that were refused',
+    (reason) => expect(isFailedGuess(reason)).toBe(true),
+  );
+
+  it('does not count key_unavailable (the provider failed) nor credentials_missing (nothing was guessed)', () => {
+    expect(isFailedGuess('key_unavailable')).toBe(false);
+    expect(isFailedGuess('credentials_missing')).toBe(false);
+  });
+
+  it("counts a reason it does not know (another version's), and never reads the prototype", () => {
+    expect(isFailedGuess('some_future_reason')).toBe(true);
+    expect(isFailedGuess('toString')).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import * as core from '../src/index.js';
 describe('@authlayer/core public API', () => {
   it('exports exactly the documented values', () => {
     expect(Object.keys(core).sort()).toEqual([
+      'AUTH_FAILURE_CAUSE',
       'AUTH_FAILURE_DESCRIPTION',
       'AUTH_MODES',
       'AuthError',
@@ -34,6 +35,7 @@ describe('@authlayer/core public API', () => {
       'insufficientScopeChallenge',
       'isAuthError',
       'isConfigError',
+      'isFailedGuess',
       'isForbiddenError',
       'isParsedAuthConfig',
       'isPromiseLike',

@@ -1,6 +1,7 @@
 import {
   createAuthContext,
   isAuthError,
+  isFailedGuess,
   isPromiseLike,
   type AuthContext,
   type AuthError,
@@ -83,19 +84,26 @@ async function authenticateLimited(
   started: number,
 ): Promise<void> {
   const address = clientAddress(req, deps.trustProxy);
-  const blocked = await limits.failedAuthBlock(address);
-  if (blocked !== null) {
+  // Reserved before verifying, so requests that arrive together cannot all pass a check first.
+  const reservation = await limits.reserveFailure(address);
+  if (typeof reservation === 'number') {
     decide(deps, res, started, { outcome: 'rate_limited', reason: 'too_many_failures', userId: null });
-    return tooMany(req, res, blocked);
+    return tooMany(req, res, reservation);
   }
   let context: AuthContext;
   try {
     context = await deps.authenticate(req);
   } catch (error) {
-    if (!isAnonymousAllowed(deps, error, req)) return refuse(deps, error, req, res, started, address);
+    if (!isAnonymousAllowed(deps, error, req)) {
+      // Only refused client credentials are guesses (see isFailedGuess): not a provider's outage.
+      if (isAuthError(error) && isFailedGuess(error.reason)) reservation.keep();
+      else await reservation.release();
+      return refuse(deps, error, req, res, started);
+    }
     context = ANONYMOUS;
     markAnonymous(req, error);
   }
+  await reservation.release();
   const wait = await limits.consumeRequest(identityOf(context, address));
   if (wait !== null) {
     decide(deps, res, started, { outcome: 'rate_limited', reason: 'too_many_requests', userId: context.userId });
@@ -118,7 +126,7 @@ function failed(
   started: number,
 ) {
   if (!isAnonymousAllowed(deps, error, req))
-    return Promise.resolve().then(() => refuse(deps, error, req, res, started, ''));
+    return Promise.resolve().then(() => refuse(deps, error, req, res, started));
   markAnonymous(req, error);
   return allow(deps, ANONYMOUS, req, res, next, started);
 }
@@ -163,7 +171,7 @@ function identityOf(context: AuthContext, address: string): string {
   return context.userId === null ? `${context.method}@${address}` : `${context.method}:${context.userId}`;
 }
 
-function refuse(deps: AuthenticateDeps, error: unknown, req: Request, res: Response, started: number, address: string) {
+function refuse(deps: AuthenticateDeps, error: unknown, req: Request, res: Response, started: number): void {
   closeUnreadBody(req, res);
   if (!isAuthError(error)) {
     // A handler must reject with AuthError only; anything else is a bug, and we fail closed.
@@ -171,13 +179,8 @@ function refuse(deps: AuthenticateDeps, error: unknown, req: Request, res: Respo
     deps.logger.error(`the ${req.method} ${req.path} handler failed (${kindOf(error)})`);
     return sendError(res, 500, 'internal', 'internal error');
   }
-  const refused = () => {
-    decide(deps, res, started, { outcome: 'refused', reason: error.reason, userId: null, method: modeTriedFor(req) });
-    sendRefusal(res, error);
-  };
-  // No credentials at all is not a guess: only presented credentials count as a failure.
-  if (deps.limits === null || error.reason === 'credentials_missing') return refused();
-  return deps.limits.recordFailure(address).then(refused);
+  decide(deps, res, started, { outcome: 'refused', reason: error.reason, userId: null, method: modeTriedFor(req) });
+  sendRefusal(res, error);
 }
 
 /** 429 `rate_limited` with `Retry-After` in whole seconds (at least 1). */

@@ -6,28 +6,14 @@ import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createAuthMiddleware, errorHandler, type AuthDecision } from '../src/index.js';
-import type { CreateHandler } from '@authlayer/core';
+import { countingMode } from './support/counting-mode.js';
 
 const KEY = 'k3y-for-the-rate-limit-tests';
 const env = { SERVICE_API_KEY: KEY };
 
-/** The real api-key mode, counting how often it verifies. */
-function countingApiKeyMode() {
-  const counter = { verifications: 0 };
-  const importModule = async (name: string) => {
-    const real = (await import(name)) as { createHandler: CreateHandler };
-    const createHandler: CreateHandler = async (config, deps) => {
-      const handler = await real.createHandler(config, deps);
-      return { method: handler.method, authenticate: (r) => (counter.verifications++, handler.authenticate(r)) };
-    };
-    return { createHandler };
-  };
-  return { counter, importModule };
-}
-
 async function limitedApp(rateLimit: object) {
   const decisions: AuthDecision[] = [];
-  const { counter, importModule } = countingApiKeyMode();
+  const { counter, importModule } = countingMode();
   const auth = await createAuthMiddleware(
     { auth: { mode: 'api_key' }, rate_limit: rateLimit },
     { env, logger: createCaptureLogger(), importModule, onDecision: (d) => decisions.push(d) },

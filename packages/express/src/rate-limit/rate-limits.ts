@@ -1,16 +1,18 @@
 import type { Logger, RateLimitConfig } from '@authlayer/core';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { createFailureBudget, NOTHING_RESERVED, type FailureReservation } from './failure-budget.js';
 import { connectRedisStore, type RedisStore } from './redis-store.js';
 
 /** The contract's window: limits are per minute. */
 const WINDOW_SECONDS = 60;
 
-/** The limits of a config's `rate_limit`; each check resolves with the milliseconds to wait, or `null`. */
+/** The limits of a config's `rate_limit`; a wait is in milliseconds, `null` when none. */
 export interface RateLimits {
-  /** Before any verification: is this client address over `failed_auth_per_minute`? */
-  failedAuthBlock(address: string): Promise<number | null>;
-  /** After refused credentials: counts one failure for the address. */
-  recordFailure(address: string): Promise<void>;
+  /**
+   * Before any verification: reserves one failure of the client address (`failed_auth_per_minute`),
+   * or resolves with the wait when the address is over it. See `createFailureBudget`.
+   */
+  reserveFailure(address: string): Promise<FailureReservation | number>;
   /** After success: counts one request for the identity; over `requests_per_minute` → the wait. */
   consumeRequest(identity: string): Promise<number | null>;
   /** Closes the Redis connection, if any. */
@@ -27,17 +29,10 @@ export async function createRateLimits(config: RateLimitConfig, logger: Logger):
   const requests = limiter(config.requestsPerMinute, 'authlayer:requests', redis);
   const failures = limiter(config.failedAuthPerMinute, 'authlayer:failed_auth', redis);
   const storeFailed = () => logger.warn('rate_limit: the limit store failed; the request was let through');
+  // The limiter's windows run on Date.now; the budget asks the same clock.
+  const budget = failures === null ? null : createFailureBudget(failures, () => Date.now(), storeFailed);
   return {
-    failedAuthBlock: async (address) => {
-      if (failures === null) return null;
-      const state = await failures.get(address).catch(() => void storeFailed());
-      // A window that has ended (its clean-up timer may not have run yet) blocks nothing.
-      if (state === null || state === undefined || state.msBeforeNext <= 0) return null;
-      return state.consumedPoints >= failures.points ? state.msBeforeNext : null;
-    },
-    recordFailure: async (address) => {
-      await failures?.penalty(address).catch(storeFailed);
-    },
+    reserveFailure: (address) => budget?.reserve(address) ?? Promise.resolve(NOTHING_RESERVED),
     consumeRequest: async (identity) => {
       if (requests === null) return null;
       return requests.consume(identity).then(

@@ -1,0 +1,98 @@
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+/** One failure reserved before a verification; settled exactly once when the verdict is known. */
+export interface FailureReservation {
+  /** The credentials were refused (a guess): the reserved failure stays counted. */
+  keep(): void;
+  /** Nothing to count (accepted, no credentials, the provider failed): the failure is given back. */
+  release(): Promise<void>;
+}
+
+/** `failed_auth_per_minute` per client address, reserved before verifying. */
+export interface FailureBudget {
+  /** A reservation, or the milliseconds to wait when the address is over its limit. */
+  reserve(address: string): Promise<FailureReservation | number>;
+}
+
+/** The addresses with reservations in flight in this process, and the requests waiting on them. */
+interface InFlight {
+  pending: number;
+  readonly waiters: (() => void)[];
+}
+
+/** What a request holds when nothing was reserved for it (no limit, or the store failed). */
+export const NOTHING_RESERVED: FailureReservation = Object.freeze({ keep() {}, release: () => Promise.resolve() });
+
+/**
+ * Reserves a failure before each verification (rate-limiter-flexible `consume`), and gives it back
+ * with `reward` unless the credentials were refused. So N requests that arrive together (pipelined
+ * on one connection, or on N connections, or through several replicas on Redis) can have at most
+ * `points` verifications in flight and refused per window, whatever the store's latency.
+ *
+ * A request that finds the budget used up while this process still has reservations of the same
+ * address in flight waits for one of them to settle and tries again, instead of a 429: concurrent
+ * valid requests from one address (a NAT, a proxy) are delayed, never refused. A 429 comes only
+ * when nothing of that address is in flight here. An over-budget attempt's point is given back at
+ * once, so the store counts kept failures and live reservations only.
+ *
+ * A store that errs lets the request through without a reservation (`storeFailed` is told).
+ */
+export function createFailureBudget(
+  limiter: RateLimiterAbstract,
+  now: () => number,
+  storeFailed: () => void,
+): FailureBudget {
+  const inFlight = new Map<string, InFlight>();
+
+  const settled = (address: string, slot: InFlight) => {
+    slot.pending--;
+    // The last one out wakes everyone (each tries again or gets its 429); else one may use the point.
+    if (slot.pending > 0) return slot.waiters.shift()?.();
+    inFlight.delete(address);
+    for (const wake of slot.waiters.splice(0)) wake();
+  };
+
+  const reserved = (address: string, windowEnds: number): FailureReservation => {
+    let slot = inFlight.get(address);
+    if (slot === undefined) inFlight.set(address, (slot = { pending: 0, waiters: [] }));
+    slot.pending++;
+    const own = slot;
+    let done = false;
+    return {
+      keep() {
+        if (done) return;
+        done = true;
+        settled(address, own);
+      },
+      async release() {
+        if (done) return;
+        done = true;
+        // A window that has ended took the point with it: giving it back would lend one to the next.
+        if (now() < windowEnds) await limiter.reward(address).catch(storeFailed);
+        settled(address, own);
+      },
+    };
+  };
+
+  return {
+    async reserve(address) {
+      for (;;) {
+        const started = now();
+        try {
+          const res = await limiter.consume(address);
+          return reserved(address, started + res.msBeforeNext);
+        } catch (rejection) {
+          if (!(rejection instanceof RateLimiterRes)) {
+            storeFailed();
+            return NOTHING_RESERVED;
+          }
+          const slot = inFlight.get(address);
+          await limiter.reward(address).catch(storeFailed);
+          if (slot === undefined) return Math.max(rejection.msBeforeNext, 0);
+          // Everything in flight settled while the point was given back: try again at once.
+          if (slot.pending > 0) await new Promise<void>((resolve) => slot.waiters.push(resolve));
+        }
+      }
+    },
+  };
+}
