@@ -41,6 +41,7 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
         permissions: { type: 'array', items: { type: 'string' } },
         scopes: { type: 'array', items: { type: 'string' } },
         tenantId: { type: ['string', 'null'] },
+        issuer: { type: 'string', description: 'only with several JWT issuers (providers): the one that vouched' },
       },
     })
     .addSchema('Error', {

@@ -13,6 +13,7 @@ const CONFIG = `auth:
         discovery: true
       - issuer: https://partner.example.com
         jwks_url: https://partner.example.com/jwks?access_token=hunter2
+        trust_roles: false
       - issuer: https://internal.example.com
         public_key_env: INTERNAL_SECRET
         algorithms: [HS256]
@@ -34,18 +35,21 @@ describe('main.js --check with providers', () => {
           issuer: 'https://sso.example.com/realms/acme',
           key_source: 'discovery',
           keys: 'not_fetched',
+          trust_roles: true,
         },
         {
           config: 'auth.jwt.providers[1]',
           issuer: 'https://partner.example.com',
           key_source: 'jwks_url',
           keys: 'not_fetched',
+          trust_roles: false,
         },
         {
           config: 'auth.jwt.providers[2]',
           issuer: 'https://internal.example.com',
           key_source: 'public_key_env',
           keys: 'static',
+          trust_roles: true,
         },
       ],
     });

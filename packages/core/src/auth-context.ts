@@ -15,10 +15,18 @@ export interface AuthContext {
   readonly permissions: readonly string[];
   readonly scopes: readonly string[];
   readonly tenantId: string | null;
+  /**
+   * Which issuer vouched for this identity: present only when several issuers are configured
+   * (`auth.jwt.providers`), where `userId` alone does not say whose user it is; absent otherwise,
+   * so a single issuer's JSON stays the contract's shape. Compare it with `userId` to tell users apart.
+   */
+  readonly issuer?: string;
 }
 
-/** The fields a handler may set; everything left out is `null` or an empty list. */
-export type AuthContextInit = { readonly method: AuthMethod } & Partial<Omit<AuthContext, 'method'>>;
+/** The fields a handler may set; everything left out is `null` or an empty list (`issuer`: absent). */
+export type AuthContextInit = { readonly method: AuthMethod } & Partial<Omit<AuthContext, 'method' | 'issuer'>> & {
+    readonly issuer?: string | null;
+  };
 
 /**
  * Builds a frozen {@link AuthContext}, filling every missing field with `null` or `[]` and
@@ -28,7 +36,7 @@ export type AuthContextInit = { readonly method: AuthMethod } & Partial<Omit<Aut
  * createAuthContext({ method: 'jwt', userId: 'u-1', roles: ['admin'] });
  */
 export function createAuthContext(init: AuthContextInit): AuthContext {
-  return Object.freeze({
+  const context = {
     method: init.method,
     userId: init.userId ?? null,
     email: init.email ?? null,
@@ -37,7 +45,8 @@ export function createAuthContext(init: AuthContextInit): AuthContext {
     permissions: freezeUnique(init.permissions),
     scopes: freezeUnique(init.scopes),
     tenantId: init.tenantId ?? null,
-  });
+  };
+  return Object.freeze(typeof init.issuer === 'string' ? { ...context, issuer: init.issuer } : context);
 }
 
 // Most identities have a list or two empty: they share one frozen empty list.

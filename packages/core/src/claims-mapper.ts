@@ -5,6 +5,14 @@ import { createPermissionResolver } from './role-permissions.js';
 /** Turns a verified token payload (or an introspection answer) into an {@link AuthContext}. */
 export type ClaimsMapper = (payload: Readonly<Record<string, unknown>>) => AuthContext;
 
+/** Whose tokens a {@link ClaimsMapper} maps; every field has a default. */
+export interface ClaimsMapperOptions {
+  /** Set as the context's `issuer` (one of several issuers vouched). Default `null`: no `issuer`. */
+  readonly issuer?: string | null;
+  /** Whether the top-level `roles` section gives this issuer's roles permissions. Default `true`. */
+  readonly trustRoles?: boolean;
+}
+
 /**
  * Builds the claims mapping that every token mode shares (`auth.jwt.claims`,
  * `auth.oauth2.claims`; defaults: `sub`, `email`, `name`, `roles`,
@@ -18,6 +26,9 @@ export type ClaimsMapper = (payload: Readonly<Record<string, unknown>>) => AuthC
  *   section gives the token's roles.
  *
  * - `method` is the mode that produced the payload, as the context's `method`.
+ * - `options.issuer` becomes the context's `issuer`; with `options.trustRoles: false` the roles are
+ *   listed but the top-level `roles` section gives them no permission (the issuer's own
+ *   `permissions` claim still counts).
  *
  * @example
  * const map = createClaimsMapper('jwt', { ...claims, roles: 'realm_access.roles' }, [{ name: 'admin', permissions: ['invoke'] }]);
@@ -27,8 +38,9 @@ export function createClaimsMapper(
   method: AuthMethod,
   claims: ClaimsConfig,
   roleConfig: readonly RoleConfig[],
+  { issuer = null, trustRoles = true }: ClaimsMapperOptions = {},
 ): ClaimsMapper {
-  const resolvePermissions = createPermissionResolver(roleConfig);
+  const resolvePermissions = createPermissionResolver(trustRoles ? roleConfig : []);
   // Each path is split once here, not on every request.
   const [userId, email, name, roles, permissions, scopes] = [
     claims.userId,
@@ -50,6 +62,7 @@ export function createClaimsMapper(
       permissions: resolvePermissions(tokenRoles, toStringList(permissions(payload))),
       scopes: toScopes(scopes(payload)),
       tenantId: toIdentifier(tenantId(payload)),
+      issuer,
     });
   };
 }

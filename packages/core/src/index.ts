@@ -29,7 +29,7 @@ export type {
   RevocationCheck,
 } from './handler.js';
 export { createClaimsMapper, readClaim } from './claims-mapper.js';
-export type { ClaimsMapper } from './claims-mapper.js';
+export type { ClaimsMapper, ClaimsMapperOptions } from './claims-mapper.js';
 export { createNoAuthHandler } from './no-auth-handler.js';
 export { authenticateNowOf, fromAuthenticateNow, isPromiseLike } from './authenticate-now.js';
 export type { MaybePromise } from './authenticate-now.js';

@@ -96,6 +96,27 @@ describe('createClaimsMapper for another mode', () => {
   });
 });
 
+describe('createClaimsMapper for one of several issuers', () => {
+  it('names the issuer that vouched, last in the JSON', () => {
+    const map = createClaimsMapper('jwt', DEFAULT_CLAIMS, ROLES, { issuer: 'https://b.example.com' });
+    const context = map({ sub: 'alice', roles: ['admin'] });
+    expect(context).toMatchObject({
+      userId: 'alice',
+      permissions: ['invoke', 'manage'],
+      issuer: 'https://b.example.com',
+    });
+    expect(Object.keys(context).at(-1)).toBe('issuer');
+    expect(Object.isFrozen(context)).toBe(true);
+  });
+
+  it('trustRoles: false lists the roles but gives them no permission; own permissions stay', () => {
+    const map = createClaimsMapper('jwt', DEFAULT_CLAIMS, ROLES, { trustRoles: false });
+    const context = map({ sub: 'alice', roles: ['admin'], permissions: ['read'] });
+    expect(context).toMatchObject({ roles: ['admin'], permissions: ['read'] });
+    expect(Object.keys(context)).not.toContain('issuer');
+  });
+});
+
 describe('createClaimsMapper with a Keycloak-style mapping (dot paths)', () => {
   const map = createClaimsMapper('jwt', KEYCLOAK, ROLES);
 

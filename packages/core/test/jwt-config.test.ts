@@ -173,6 +173,15 @@ describe('auth.jwt.providers', () => {
     expect(Object.isFrozen(jwt.providers[1]?.claims)).toBe(true);
   });
 
+  it('trust_roles: true by default, inherited from auth.jwt, each provider may set its own', () => {
+    expect(parseAuthConfig(jwtMode({ providers: [a] })).jwt.providers[0]?.trustRoles).toBe(true);
+    const { jwt } = parseAuthConfig(jwtMode({ trust_roles: false, providers: [a, { ...b, trust_roles: true }] }));
+    expect(jwt.providers.map((p) => p.trustRoles)).toEqual([false, true]);
+    expect(issuesOf(jwtMode({ providers: [{ ...a, trust_roles: 'no' }] }))).toEqual([
+      { path: 'auth.jwt.providers[0].trust_roles', message: expect.any(String) },
+    ]);
+  });
+
   it('lets a provider clear an inherited audience with null', () => {
     const { jwt } = parseAuthConfig(jwtMode({ audience: 'api', providers: [{ ...a, audience: null }] }));
     expect(jwt.providers[0]?.audience).toBeNull();

@@ -166,9 +166,15 @@ function isAnonymousAllowed(deps: AuthenticateDeps, error: unknown, req: Request
   );
 }
 
-/** method + userId; a caller without a userId (the no-auth fallback) is counted by address. */
+/**
+ * method + userId, and the issuer when one of several vouched (its `alice` is not another's); a
+ * caller without a userId (the no-auth fallback) is counted by address.
+ */
 function identityOf(context: AuthContext, address: string): string {
-  return context.userId === null ? `${context.method}@${address}` : `${context.method}:${context.userId}`;
+  if (context.userId === null) return `${context.method}@${address}`;
+  // JSON keeps the two parts apart whatever characters they hold.
+  if (context.issuer !== undefined) return `${context.method}:${JSON.stringify([context.issuer, context.userId])}`;
+  return `${context.method}:${context.userId}`;
 }
 
 function refuse(deps: AuthenticateDeps, error: unknown, req: Request, res: Response, started: number): void {

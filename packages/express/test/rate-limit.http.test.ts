@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it, jest } from '@jest/globals';
-import { createCaptureLogger } from '@authlayer/testkit';
+import { createCaptureLogger, createSigningKey, mintToken } from '@authlayer/testkit';
 import express from 'express';
 import { once } from 'node:events';
 import { request as httpRequest, type Server } from 'node:http';
@@ -123,5 +123,29 @@ describe('rate_limit.requests_per_minute (per identity, on protected routes)', (
     const app = express().post('/invoke', auth, (_req, res) => res.json({}));
     for (let i = 0; i < 5; i++) await request(app).post('/invoke').set('X-API-Key', KEY).expect(200);
     await auth.close();
+  });
+});
+
+describe('requests_per_minute with several issuers (jwt providers)', () => {
+  it("counts issuer B's alice apart from issuer A's alice: B's requests never limit A's", async () => {
+    const [a, b] = await Promise.all([createSigningKey('HS256'), createSigningKey('HS256')]);
+    const providers = [
+      { issuer: 'https://a.example.com', public_key_env: 'A_KEY' },
+      { issuer: 'https://b.example.com', public_key_env: 'B_KEY' },
+    ];
+    const auth = await createAuthMiddleware(
+      { auth: { mode: 'jwt', jwt: { algorithms: ['HS256'], providers } }, rate_limit: { requests_per_minute: 2 } },
+      { env: { A_KEY: a.envValue, B_KEY: b.envValue }, logger: createCaptureLogger() },
+    );
+    const app = express().post('/invoke', auth, (req, res) => res.json(req.auth));
+    const exp = Math.floor(Date.now() / 1000) + 600;
+    const aliceOfB = await mintToken(b, { iss: providers[1]!.issuer, sub: 'alice', exp });
+    const aliceOfA = await mintToken(a, { iss: providers[0]!.issuer, sub: 'alice', exp });
+    const statuses = [];
+    for (let i = 0; i < 3; i++)
+      statuses.push((await request(app).post('/invoke').auth(aliceOfB, { type: 'bearer' })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    const res = await request(app).post('/invoke').auth(aliceOfA, { type: 'bearer' }).expect(200);
+    expect(res.body).toMatchObject({ userId: 'alice', issuer: 'https://a.example.com' });
   });
 });

@@ -37,6 +37,7 @@ export function describeProviders(providers: readonly Provider[]): HandlerDescri
       issuer: config.issuer,
       key_source: keys.kind,
       keys: keys.state() ?? 'static',
+      trust_roles: config.trustRoles,
     })),
   };
 }

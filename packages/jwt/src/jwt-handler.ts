@@ -61,7 +61,12 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   const configs = several ? config.jwt.providers : [config.jwt];
   const providers = await Promise.all(
     configs.map((jwt, index) =>
-      createProvider(jwt, config.roles, { ...deps, now }, several ? `auth.jwt.providers[${index}]` : 'auth.jwt'),
+      createProvider(
+        jwt,
+        config.roles,
+        { ...deps, now, oneOfSeveral: several },
+        several ? `auth.jwt.providers[${index}]` : 'auth.jwt',
+      ),
     ),
   );
   const select = createProviderSelector(providers, several);

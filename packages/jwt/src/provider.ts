@@ -38,6 +38,8 @@ export interface Provider {
 /** What a provider needs from the handler. */
 export interface ProviderDeps extends KeySourceDeps {
   readonly now: () => number;
+  /** One of several issuers (`providers`): its contexts name it in `issuer`. */
+  readonly oneOfSeveral?: boolean;
   readonly tokenCache?: TokenCacheOptions;
 }
 
@@ -58,7 +60,10 @@ export async function createProvider(
   const keys = await createKeySource(config, deps, label);
   const verifyToken = createTokenVerifierNow(keys.getKey, { jwt: config, now: deps.now });
   const check = createTokenCheck(config);
-  const mapClaims = createClaimsMapper('jwt', config.claims, roles);
+  const mapClaims = createClaimsMapper('jwt', config.claims, roles, {
+    issuer: deps.oneOfSeveral === true ? config.issuer : null,
+    trustRoles: config.trustRoles,
+  });
   const cache = createTokenCache<Verified>(config.leewaySeconds, deps.tokenCache);
   return {
     config,

@@ -50,7 +50,7 @@ describe('a handler with a static key', () => {
     expect(handler.readiness?.()).toEqual({ ready: true });
     expect(handler.describe?.()).toEqual({
       key_material: { JWT_KEY: 'set' },
-      issuers: [{ config: 'auth.jwt', issuer: null, key_source: 'public_key_env', keys: 'static' }],
+      issuers: [{ config: 'auth.jwt', issuer: null, key_source: 'public_key_env', keys: 'static', trust_roles: true }],
     });
     expect(JSON.stringify(handler.describe?.())).not.toContain(key.envValue.slice(30, 60));
   });

@@ -86,9 +86,21 @@ describe('providers: several issuers', () => {
     expect(handler.describe?.()).toEqual({
       key_material: { S_SECRET: 'set' },
       issuers: [
-        { config: 'auth.jwt.providers[0]', issuer: a.issuer, key_source: 'discovery', keys: 'fresh' },
-        { config: 'auth.jwt.providers[1]', issuer: b.issuer, key_source: 'jwks_url', keys: 'fresh' },
-        { config: 'auth.jwt.providers[2]', issuer: STATIC_ISSUER, key_source: 'public_key_env', keys: 'static' },
+        {
+          config: 'auth.jwt.providers[0]',
+          issuer: a.issuer,
+          key_source: 'discovery',
+          keys: 'fresh',
+          trust_roles: true,
+        },
+        { config: 'auth.jwt.providers[1]', issuer: b.issuer, key_source: 'jwks_url', keys: 'fresh', trust_roles: true },
+        {
+          config: 'auth.jwt.providers[2]',
+          issuer: STATIC_ISSUER,
+          key_source: 'public_key_env',
+          keys: 'static',
+          trust_roles: true,
+        },
       ],
     });
     expect(handler.readiness?.()).toEqual({ ready: true, keys: 'fresh' });

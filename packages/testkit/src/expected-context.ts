@@ -8,6 +8,8 @@ export interface ContextJson {
   permissions: string[];
   scopes: string[];
   tenantId: string | null;
+  /** Only with several JWT issuers (`providers`): the one that vouched. */
+  issuer?: string;
 }
 
 /**

@@ -72,6 +72,11 @@ export interface JwtProviderConfig {
   readonly tokenType: string | null;
   /** How long past its age a remote key set keeps serving when a refresh fails. Default 3600. */
   readonly staleKeysSeconds: number;
+  /**
+   * Whether the top-level `roles` section gives this issuer's roles their permissions. Default
+   * `true`; `false` for an issuer (a partner's) that chooses role names the roles section must not trust.
+   */
+  readonly trustRoles: boolean;
 }
 
 /** `auth.jwt`, with every default filled in. */

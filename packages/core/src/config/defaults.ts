@@ -33,6 +33,7 @@ export const DEFAULTS = Object.freeze({
     leewaySeconds: 30,
     discovery: false,
     staleKeysSeconds: 3600,
+    trustRoles: true,
   }),
   oauth2: Object.freeze({
     introspectionUrl: null,

@@ -48,6 +48,7 @@ const providerSchema = z.strictObject({
   required_claims: requiredClaims.optional(),
   token_type: tokenType.nullable().optional(),
   stale_keys_seconds: staleKeys.optional(),
+  trust_roles: z.boolean().optional(),
 });
 
 /** `auth.jwt`. */
@@ -66,6 +67,8 @@ export const jwtSchema = z
     required_claims: requiredClaims.default([]),
     token_type: tokenType.nullable().default(null),
     cookie: z.string().regex(COOKIE_NAME, 'must be a cookie name (RFC 6265 token)').nullable().default(null),
+    // Round 3 hardening: whether the top-level roles section gives this issuer's roles permissions.
+    trust_roles: z.boolean().default(DEFAULTS.jwt.trustRoles),
     providers: z.array(providerSchema).min(1, 'must list at least one provider').nullable().default(null),
   })
   .prefault({});

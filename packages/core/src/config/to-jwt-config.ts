@@ -37,6 +37,7 @@ function toProvider(jwt: Omit<RawJwt, 'providers' | 'cookie'>): JwtProviderConfi
     requiredClaims: [...new Set(jwt.required_claims)],
     tokenType: jwt.token_type,
     staleKeysSeconds: jwt.stale_keys_seconds,
+    trustRoles: jwt.trust_roles,
   };
 }
 
