@@ -10,11 +10,11 @@ export interface AnswerCacheOptions {
 /** The defaults of {@link AnswerCacheOptions}. */
 export const ANSWER_CACHE_DEFAULTS = Object.freeze({ maxEntries: 10_000 });
 
-/** The contexts of active answers, keyed by a digest of the token (never the token). */
-export interface AnswerCache {
-  get(key: string, nowMs: number): AuthContext | undefined;
+/** What is known of tokens (the contexts of active answers), keyed by a digest of the token (never the token). */
+export interface AnswerCache<V = AuthContext> {
+  get(key: string, nowMs: number): V | undefined;
   /** Keeps `context` until `cache_seconds` from now or `expMs`, whichever comes first. */
-  set(key: string, context: AuthContext, expMs: number | null, nowMs: number): void;
+  set(key: string, context: V, expMs: number | null, nowMs: number): void;
   readonly size: number;
 }
 
@@ -29,11 +29,14 @@ export function digestOf(token: string): string {
  *
  * @throws TypeError when `maxEntries` is not a positive integer.
  */
-export function createAnswerCache(cacheSeconds: number, options: AnswerCacheOptions = {}): AnswerCache {
+export function createAnswerCache<V = AuthContext>(
+  cacheSeconds: number,
+  options: AnswerCacheOptions = {},
+): AnswerCache<V> {
   const maxEntries = options.maxEntries ?? ANSWER_CACHE_DEFAULTS.maxEntries;
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 1)
     throw new TypeError('answer cache: maxEntries must be a positive integer');
-  const entries = new Map<string, { readonly context: AuthContext; readonly until: number }>();
+  const entries = new Map<string, { readonly context: V; readonly until: number }>();
   return {
     get(key, nowMs) {
       const entry = entries.get(key);

@@ -6,6 +6,8 @@ export type { OAuth2HandlerDeps } from './oauth2-handler.js';
 export { ANSWER_CACHE_DEFAULTS } from './answer-cache.js';
 export type { AnswerCacheOptions } from './answer-cache.js';
 export { MAX_ANSWER_BYTES } from './fetch-json.js';
+export { INTROSPECTION_LIMITS } from './introspection-limits.js';
+export type { IntrospectionLimitsOptions } from './introspection-limits.js';
 
 /**
  * The name `@authlayer/express` imports from every mode package; the same function as

@@ -10,7 +10,8 @@ export type EndpointSource = () => Promise<string>;
  * Connect Discovery). The document is fetched on first use, not at start-up (an unreachable
  * provider does not stop the service), one fetch at a time; once read it is kept. Its `issuer`
  * must equal the configured one exactly, and `introspection_endpoint` must be an http(s) URL
- * without user info, else the document is not used and the next request asks again.
+ * without user info, else the document is not used and the next call asks again (the handler
+ * adds a cool-down, see `withCooldown`).
  */
 export function createEndpointSource(config: OAuth2Config): EndpointSource {
   if (config.introspectionUrl !== null) {

@@ -8,6 +8,7 @@ import {
   redactUrl,
   type AuthConfig,
   type AuthContext,
+  type AuthFailure,
   type AuthHandler,
   type AuthRequest,
   type HandlerDeps,
@@ -17,11 +18,21 @@ import { createAnswerCache, digestOf, type AnswerCacheOptions } from './answer-c
 import { checkAnswer } from './check-answer.js';
 import { createIntrospect } from './introspect.js';
 import { createEndpointSource } from './introspection-endpoint.js';
+import {
+  createConcurrencyGate,
+  GateTimeout,
+  INTROSPECTION_LIMITS,
+  LASTING_REFUSALS,
+  withCooldown,
+  type IntrospectionLimitsOptions,
+} from './introspection-limits.js';
 import { createProviderHealth } from './provider-health.js';
 
-/** {@link HandlerDeps} plus the optional bounds of the answer cache (not in the config file). */
+/** {@link HandlerDeps} plus the optional bounds of the caches and of the load on the provider (not in the config file). */
 export interface OAuth2HandlerDeps extends HandlerDeps {
   readonly answerCache?: AnswerCacheOptions;
+  /** Concurrency, refusal cache and discovery cool-down; see {@link INTROSPECTION_LIMITS}. */
+  readonly limits?: IntrospectionLimitsOptions;
 }
 
 const PATH = 'auth.oauth2';
@@ -34,10 +45,14 @@ const PATH = 'auth.oauth2';
  * `authenticate` reads `Authorization: Bearer <token>` and asks the introspection endpoint about
  * it; an `active` answer that passes `exp`, `nbf`, `iss` and `aud` is mapped to an `AuthContext`
  * with `method: "oauth2"` (the shared claims mapping of core). Active answers are kept for
- * `cache_seconds`, never past `exp`, keyed by a SHA-256 digest of the token; refusals and
- * failures are never kept. Concurrent requests with the same token share one introspection
- * request. A provider that is down, slow past `timeout_ms`, or answers anything but a 200 with
- * a JSON object → 401 `key_unavailable`. Rejects with `AuthError` and nothing else.
+ * `cache_seconds`, never past `exp`, keyed by a SHA-256 digest of the token; lasting refusals
+ * (inactive, expired, wrong `iss`/`aud`) for 10 s (never more than `cache_seconds`); failures are
+ * never kept. Concurrent requests with the same token share one introspection request; at most
+ * 32 introspection requests are in flight (a request whose turn does not come within `timeout_ms`
+ * gets `key_unavailable`); a discovery document that could not be used is not fetched again for
+ * 30 s (see {@link INTROSPECTION_LIMITS}). A provider that is down, slow past `timeout_ms`, or
+ * answers anything but a 200 with a JSON object → 401 `key_unavailable`. Rejects with
+ * `AuthError` and nothing else.
  *
  * @throws ConfigError when `client_id` or the client secret is missing.
  * @throws TypeError when called without a config or deps.
@@ -55,28 +70,45 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
   if (settings.clientId === null)
     throw new ConfigError({ path: `${PATH}.client_id`, message: 'oauth2 mode needs client_id' });
   const now = deps.now ?? Date.now;
-  const endpoint = createEndpointSource(settings);
+  const limits = { ...INTROSPECTION_LIMITS, ...deps.limits };
+  const endpoint = withCooldown(createEndpointSource(settings), limits.discoveryCooldownSeconds * 1000, now);
+  const gate = createConcurrencyGate(limits.maxConcurrent, limits.maxWaitMs ?? settings.timeoutMs);
   const introspect = createIntrospect({ ...settings, clientId: settings.clientId, clientSecret });
   const health = createProviderHealth(deps.logger);
   const mapClaims = createClaimsMapper('oauth2', settings.claims, config.roles);
   const cache = createAnswerCache(settings.cacheSeconds, deps.answerCache);
+  const refusals = createAnswerCache<AuthFailure>(
+    Math.min(limits.refusalCacheSeconds, settings.cacheSeconds),
+    deps.answerCache,
+  );
+  let busy = false;
   const inFlight = new Map<string, Promise<AuthContext>>();
 
   async function lookUp(token: string, key: string): Promise<AuthContext> {
     let answer: Record<string, unknown>;
     try {
-      answer = await introspect(await endpoint(), token);
+      const url = await endpoint();
+      answer = await gate.run(() => introspect(url, token));
       const exp = checkAnswer(answer, settings, now());
       health.succeeded();
+      busy = false;
       const context = mapClaims(answer);
       cache.set(key, context, exp, now());
       return context;
     } catch (error) {
       if (isAuthError(error)) {
         health.succeeded();
+        if (LASTING_REFUSALS.has(error.reason)) refusals.set(key, error.reason, null, now());
         throw error;
       }
-      health.failed(error);
+      if (error instanceof GateTimeout) {
+        // The provider is slow for this load, not down: say so once, keep its health as it is.
+        if (!busy)
+          deps.logger.warn(
+            `auth.oauth2: ${gate.active} introspections in flight; requests that waited past timeout_ms are refused`,
+          );
+        busy = true;
+      } else health.failed(error);
       throw new AuthError('key_unavailable', bearerChallenge('key_unavailable'));
     }
   }
@@ -90,6 +122,8 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     const key = digestOf(bearer.token);
     const cached = cache.get(key, now());
     if (cached !== undefined) return Promise.resolve(cached);
+    const refused = refusals.get(key, now());
+    if (refused !== undefined) return Promise.reject(new AuthError(refused, bearerChallenge(refused)));
     // One introspection request per token at a time: concurrent requests share its answer.
     let pending = inFlight.get(key);
     if (pending === undefined) {

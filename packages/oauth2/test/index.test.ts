@@ -15,11 +15,17 @@ describe('@authlayer/oauth2 public API', () => {
     expect(oauth2.createHandler).toBe(createOAuth2Handler);
     expect(Object.keys(oauth2).sort()).toEqual([
       'ANSWER_CACHE_DEFAULTS',
+      'INTROSPECTION_LIMITS',
       'MAX_ANSWER_BYTES',
       'createHandler',
       'createOAuth2Handler',
     ]);
     expect(oauth2.ANSWER_CACHE_DEFAULTS).toEqual({ maxEntries: 10_000 });
+    expect(oauth2.INTROSPECTION_LIMITS).toEqual({
+      maxConcurrent: 32,
+      refusalCacheSeconds: 10,
+      discoveryCooldownSeconds: 30,
+    });
   });
 
   it('authenticates on the real clock when deps.now is left out', async () => {
