@@ -30,7 +30,7 @@ export interface CheckReport {
  * `main.js --check`: builds the middleware exactly as a start would (so missing key material and a
  * missing mode package are reported the same way), then describes the resolved config with every
  * default filled in. The config holds variable names, not secrets; the report adds no value of
- * any variable, and hides the user, password and query values of a `jwks_url` (`redactUrl`).
+ * any variable, and hides the user, password and query values of every `*_url` (`redactUrl`).
  *
  * @throws ConfigError when the key material is missing; Error when the mode package is broken
  */
@@ -42,19 +42,10 @@ export async function checkConfig(
   checkAccessRoutes(config);
   const auth = await createAuthMiddleware(config, options);
   await auth.close();
-  const { keyMaterial, details } = describeHandlers(config, auth.describe(), options.env ?? process.env);
+  const { keyMaterial, details } = describeHandlers(config, auth.describe());
   const { roles, rateLimit, metrics, access, modes, ...rest } = config;
-  const resolved = toSnakeCase(rest) as {
-    mode: unknown;
-    jwt: JwksUrlHolder & { providers: JwksUrlHolder[] };
-    oauth2: { introspection_url: string | null };
-  };
+  const resolved = redactUrls(toSnakeCase(rest)) as { mode: unknown };
   resolved.mode = modes.length > 1 ? modes : config.mode;
-  for (const holder of [resolved.jwt, ...resolved.jwt.providers]) {
-    holder.jwks_url = holder.jwks_url === null ? null : redactUrl(holder.jwks_url);
-  }
-  resolved.oauth2.introspection_url =
-    resolved.oauth2.introspection_url === null ? null : redactUrl(resolved.oauth2.introspection_url);
   const limits =
     rateLimit === null
       ? null
@@ -79,14 +70,10 @@ type VariableStates = Record<string, 'set' | 'unset'>;
 
 /**
  * Splits what the handler says about itself (one description, or one per mode with several) into
- * the variables it reads and the rest. The mode package says which variables it reads (STYLE §8:
- * no mode package is imported here); for a mode that does not say, the variable its config names.
+ * the variables it reads (`key_material`) and the rest. Each mode package says which variables it
+ * reads; no mode is named here. A mode whose package is missing says nothing.
  */
-function describeHandlers(
-  config: AuthConfig,
-  described: HandlerDescription,
-  env: Readonly<Record<string, string | undefined>>,
-) {
+function describeHandlers(config: AuthConfig, described: HandlerDescription) {
   const several = config.modes.length > 1;
   const perMode = (several ? described : { [config.mode]: described }) as Record<
     string,
@@ -96,7 +83,7 @@ function describeHandlers(
   const details: Record<string, unknown> = {};
   for (const mode of config.modes) {
     const { key_material: variables, ...rest } = perMode[mode] ?? {};
-    Object.assign(keyMaterial, isVariableStates(variables) ? variables : configuredVariables(config, mode, env));
+    if (isVariableStates(variables)) Object.assign(keyMaterial, variables);
     if (several) details[mode] = rest;
     else Object.assign(details, rest);
   }
@@ -111,17 +98,12 @@ function isVariableStates(value: unknown): value is VariableStates {
   );
 }
 
-function configuredVariables(
-  config: AuthConfig,
-  mode: string,
-  env: Readonly<Record<string, string | undefined>>,
-): VariableStates {
-  const name = mode === 'jwt' ? config.jwt.publicKeyEnv : mode === 'oauth2' ? config.oauth2.clientSecretEnv : null;
-  return name === null ? {} : { [name]: env[name] ? 'set' : 'unset' };
-}
-
-interface JwksUrlHolder {
-  jwks_url: string | null;
+/** Every `*_url` of the config with its user info and query values hidden (`redactUrl`), at any depth. */
+function redactUrls(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') return key.endsWith('_url') ? redactUrl(value) : value;
+  if (Array.isArray(value)) return value.map((item) => redactUrls(item));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, redactUrls(child, name)]));
 }
 
 /** camelCase keys back to the YAML's snake_case (`allowBearer` → `allow_bearer`). */

@@ -15,7 +15,7 @@ const RATE_LIMITED: ResponseObject = {
 
 /** The service's OpenAPI 3.1 document, with the security schemes of the active handler. */
 export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
-  const { schemes, requirements } = openApiSecurity(auth.config, auth.methods);
+  const { schemes, requirements } = openApiSecurity(auth.handler);
   const rule = auth.config.access['POST /invoke'];
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')

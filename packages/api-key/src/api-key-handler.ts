@@ -5,13 +5,18 @@ import {
   createNoAuthHandler,
   createPermissionResolver,
   fromAuthenticateNow,
+  readBearerToken,
+  soleHeaderValue,
   type AuthContext,
   type AuthFailure,
   type AuthHandler,
+  type AuthRequest,
   type CreateHandler,
   type PermissionResolver,
+  type Recognition,
+  type SecuritySchemePart,
 } from '@authlayer/core';
-import { describeKeys, startOfDay, warnAboutKeys } from './describe-keys.js';
+import { describeKeys, startOfDay, summarizeKeys, warnAboutKeys } from './describe-keys.js';
 import { readExpectedKeys, type ExpectedKey } from './expected-keys.js';
 import { createKeyTable } from './key-table.js';
 import { presentedKeyOf } from './read-presented-key.js';
@@ -77,6 +82,18 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
       return match.context;
     }),
     describe: () => describeKeys(facts, { rotationDays, now: now(), permissionsOf }),
+    // Its header is its own; a Bearer value it takes only with allow_bearer, surely when it is a
+    // configured key (so a key never goes to another mode, such as an introspection endpoint).
+    recognize: (request: AuthRequest): Recognition | undefined => {
+      if (soleHeaderValue(request, headerName) !== '') return 'certain';
+      if (!allowBearer) return undefined;
+      const bearer = readBearerToken(request);
+      if (bearer.kind === 'absent') return undefined;
+      return bearer.kind === 'token' && lookup(bearer.token) !== undefined ? 'certain' : 'possible';
+    },
+    credentialHeaders: [headerName],
+    summary: () => summarizeKeys(expected, config.apiKeys.keys !== null),
+    securitySchemes: () => securitySchemesOf(header, allowBearer),
   };
   return Object.freeze(handler);
 };
@@ -96,4 +113,15 @@ function identitiesOf(expected: readonly ExpectedKey[], permissionsOf: Permissio
 
 function matchOf(key: ExpectedKey, identities: Map<string, AuthContext>): Match {
   return Object.freeze({ context: identities.get(key.name)!, expiresAt: startOfDay(key.expires) });
+}
+
+function securitySchemesOf(header: string, allowBearer: boolean): SecuritySchemePart[] {
+  const inHeader: SecuritySchemePart = {
+    name: 'APIKeyHeader',
+    type: 'apiKey',
+    header,
+    description: `API key in the ${header} header`,
+  };
+  if (!allowBearer) return [inHeader];
+  return [inHeader, { name: 'BearerAuth', type: 'http', scheme: 'bearer', description: 'API key as a Bearer token' }];
 }

@@ -77,3 +77,13 @@ export function describeKeys(
 export function warnAboutKeys(keys: readonly KeyFacts[], rotationDays: number, now: number, logger: Logger): void {
   for (const warning of keyWarnings(keys, rotationDays, now)) logger.warn(warning);
 }
+
+/**
+ * The start-up line's part: the variable of the spec's single key, or how many keys and clients
+ * `keys` configures (never thousands of variable names on one line). Never a key.
+ */
+export function summarizeKeys(keys: readonly KeyFacts[], fromList: boolean): string {
+  if (!fromList) return `environment variable ${(keys[0] as KeyFacts).variable}`;
+  const clients = new Set(keys.map((key) => key.name)).size;
+  return `auth.api_keys.keys (${keys.length} key${keys.length === 1 ? '' : 's'} of ${clients} client${clients === 1 ? '' : 's'})`;
+}

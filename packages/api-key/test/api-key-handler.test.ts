@@ -326,6 +326,16 @@ describe('createApiKeyHandler: the expected key stays hidden', () => {
     const { handler } = await setUp();
     expect(JSON.stringify(handler)).not.toContain(KEY);
     expect(inspect(handler, { showHidden: true, depth: null, getters: true })).not.toContain(KEY);
-    expect(Object.keys(handler).sort()).toEqual(['authenticate', 'authenticateNow', 'describe', 'method']);
+    expect(Object.keys(handler).sort()).toEqual([
+      'authenticate',
+      'authenticateNow',
+      'credentialHeaders',
+      'describe',
+      'method',
+      'recognize',
+      'securitySchemes',
+      'summary',
+    ]);
+    expect(handler.summary?.()).not.toContain(KEY);
   });
 });

@@ -36,6 +36,46 @@ export interface HandlerReadiness {
  */
 export type HandlerDescription = Readonly<Record<string, unknown>>;
 
+/**
+ * How sure a handler is that a request's credential is its kind, asked when several modes share a
+ * route (`auth.mode: [api_key, jwt]`); the surest handler takes the request, the first listed on a
+ * tie. From surest to least sure:
+ * - `certain`: the credential has this mode's own shape or value (its own header, a compact JWS,
+ *   a configured API key sent as Bearer);
+ * - `likely`: a credential of the kind this mode takes, whose shape tells nothing more (an opaque
+ *   Bearer token for introspection, a token in this mode's cookie);
+ * - `possible`: this mode takes it only as a second use of a header (any Bearer value for API keys);
+ * - `unlikely`: this mode would refuse it, but can say why (a Bearer value that is no JWS, for jwt).
+ */
+export type Recognition = 'certain' | 'likely' | 'possible' | 'unlikely';
+
+/** {@link Recognition} from surest to least sure. */
+export const RECOGNITIONS: readonly Recognition[] = Object.freeze(['certain', 'likely', 'possible', 'unlikely']);
+
+/**
+ * One OpenAPI 3.1 security scheme (or a part of one) that a handler checks. Parts of one `name`
+ * from several handlers are merged into one scheme: their descriptions joined, and `bearerFormat`
+ * kept only when every part that speaks of it (a string, or `null` for "no fixed format") names
+ * the same format.
+ */
+export type SecuritySchemePart =
+  | {
+      /** The key in `components.securitySchemes`, e.g. `APIKeyHeader`. */
+      readonly name: string;
+      readonly type: 'apiKey';
+      /** The header that carries the credential, as configured. */
+      readonly header: string;
+      readonly description: string;
+    }
+  | {
+      readonly name: string;
+      readonly type: 'http';
+      readonly scheme: 'bearer';
+      /** `JWT`; `null` when the tokens have no fixed format; absent when the part says nothing of it. */
+      readonly bearerFormat?: string | null;
+      readonly description: string;
+    };
+
 /** One authentication mode. */
 export interface AuthHandler {
   readonly method: AuthMethod;
@@ -55,6 +95,27 @@ export interface AuthHandler {
   describe?(): HandlerDescription;
   /** Optional: whether it can verify now. Default: always ready (a static key). */
   readiness?(): HandlerReadiness;
+  /**
+   * Optional: whether `request` carries this mode's kind of credential, and how surely (see
+   * {@link Recognition}); `undefined` when it carries none. Several modes on one route send each
+   * request to the surest. Default: `unlikely` when an Authorization header is present. Reads
+   * headers only, never throws, and costs no network.
+   */
+  recognize?(request: AuthRequest): Recognition | undefined;
+  /**
+   * Optional: the request headers, lower case, that carry this mode's credentials besides
+   * `authorization` (an API key header). With `auth.optional`, a request carrying one of them is
+   * never let through anonymously.
+   */
+  readonly credentialHeaders?: readonly string[];
+  /**
+   * Optional: where this mode takes its key material from, for the start-up line: variable names
+   * and URLs with user info and query values redacted, never a value.
+   * Example: `environment variable SERVICE_API_KEY`.
+   */
+  summary?(): string;
+  /** Optional: the OpenAPI security schemes of the credentials this mode checks. Default: none. */
+  securitySchemes?(): readonly SecuritySchemePart[];
 }
 
 /**

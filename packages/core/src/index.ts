@@ -26,8 +26,11 @@ export type {
   HandlerReadiness,
   KeyState,
   Logger,
+  Recognition,
   RevocationCheck,
+  SecuritySchemePart,
 } from './handler.js';
+export { RECOGNITIONS } from './handler.js';
 export { createClaimsMapper, readClaim } from './claims-mapper.js';
 export type { ClaimsMapper, ClaimsMapperOptions } from './claims-mapper.js';
 export { createNoAuthHandler } from './no-auth-handler.js';
@@ -63,6 +66,6 @@ export {
   RSA_ALGORITHMS,
 } from './config/defaults.js';
 export type { AuthMode, JwtAlgorithm, OAuth2AuthMethod } from './config/defaults.js';
-export { apiKeyVariable, describeKeySources } from './config/key-sources.js';
+export { apiKeyVariable } from './config/api-key-variable.js';
 export { loadConfig, parseYaml } from './config/load-config-file.js';
 export { isParsedAuthConfig, parseAuthConfig } from './config/parse-auth-config.js';

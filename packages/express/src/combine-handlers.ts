@@ -6,13 +6,14 @@ import {
   headerValues,
   isAuthError,
   isPromiseLike,
-  readBearerToken,
+  RECOGNITIONS,
   type AuthConfig,
   type AuthContext,
   type MaybePromise,
   type AuthHandler,
   type AuthRequest,
   type HandlerReadiness,
+  type Recognition,
 } from '@authlayer/core';
 
 type Method = AuthHandler['method'];
@@ -26,22 +27,22 @@ export function modeTriedFor(request: object): Method | undefined {
 }
 
 /**
- * One handler for several modes on one route (`auth.mode: [api_key, jwt]`). The credential picks
- * the mode: the API key header → `api_key`; `Authorization: Bearer` holding a compact JWS → `jwt`;
- * any other Bearer value → `api_key` when it allows Bearer, else `oauth2` (an opaque token) when
- * listed, else `jwt`. A Bearer API key is thus never sent to an introspection endpoint: to combine
- * `api_key` and `oauth2`, turn `allow_bearer` off. The chosen mode alone
- * answers, so its reason and message stand; a refusal's `WWW-Authenticate` lists every mode's
- * challenge, the chosen one's first. No credential for any mode → `credentials_missing` with
- * every challenge.
+ * One handler for several modes on one route (`auth.mode: [api_key, jwt]`). Each request goes to
+ * the mode that recognises its credential most surely (see `AuthHandler.recognize`), the first
+ * listed on a tie: an API key header to api_key, a compact JWS to jwt, a configured API key sent
+ * as Bearer to api_key (with `allow_bearer`, so it is never sent to an introspection endpoint),
+ * another opaque Bearer token to oauth2. The chosen mode alone answers, so its reason and message
+ * stand; a refusal's `WWW-Authenticate` lists every mode's challenge, the chosen one's first. No
+ * credential for any mode → `credentials_missing` with every challenge. What the combined handler
+ * says about itself (summary, schemes, credential headers, `--check`) is each mode's own, composed.
  *
  * @param handlers - at least two, of distinct methods, in the order `auth.mode` lists them
+ * @param _config - the parsed config (the modes speak for themselves; kept for callers)
  */
-export async function combineHandlers(handlers: readonly AuthHandler[], config: AuthConfig): Promise<AuthHandler> {
-  const byMethod = new Map(handlers.map((handler) => [handler.method, handler]));
+export async function combineHandlers(handlers: readonly AuthHandler[], _config?: AuthConfig): Promise<AuthHandler> {
   const missing = await Promise.all(handlers.map(missingChallenge));
   const noCredentials = new AuthError('credentials_missing', combineChallenges(...missing));
-  const pick = createPicker(byMethod, config);
+  const pick = createHandlerPicker(handlers);
 
   const nowOf = new Map(handlers.map((handler) => [handler, authenticateNowOf(handler)]));
   // The chosen mode's challenge first; the others add only the schemes it does not name.
@@ -69,7 +70,19 @@ export async function combineHandlers(handlers: readonly AuthHandler[], config: 
     ...fromAuthenticateNow(authenticateNow),
     describe: () => Object.fromEntries(handlers.map((handler) => [handler.method, handler.describe?.() ?? {}])),
     readiness: () => combineReadiness(handlers.map((handler) => handler.readiness?.() ?? { ready: true })),
+    recognize: (request: AuthRequest) => {
+      const handler = pick(request);
+      return handler === undefined ? undefined : recognitionOf(handler, request);
+    },
+    credentialHeaders: [...new Set(handlers.flatMap((handler) => handler.credentialHeaders ?? []))],
+    summary: () => handlers.map((handler) => `${handler.method}: ${summaryOf(handler)}`).join('; '),
+    securitySchemes: () => handlers.flatMap((handler) => handler.securitySchemes?.() ?? []),
   });
+}
+
+/** What a handler says of its key material for the start-up line; a handler that does not say, so. */
+export function summaryOf(handler: AuthHandler): string {
+  return handler.summary?.() ?? 'not described by the handler';
 }
 
 /** A handler's challenge for a request without credentials, asked once at start-up. */
@@ -82,37 +95,32 @@ async function missingChallenge(handler: AuthHandler): Promise<string> {
   throw new Error(`the ${handler.method} handler accepts a request without credentials; it cannot be combined`);
 }
 
-function createPicker(byMethod: ReadonlyMap<Method, AuthHandler>, config: AuthConfig) {
-  const apiKey = byMethod.get('api_key');
-  const jwt = byMethod.get('jwt');
-  const oauth2 = byMethod.get('oauth2');
-  const header = config.apiKeys.header.toLowerCase();
-  const bearerToApiKey = apiKey !== undefined && config.apiKeys.allowBearer;
-  return (request: AuthRequest): AuthHandler | undefined => {
-    // The handlers' own reading (rawHeaders, empty = not sent), so picker and handler agree.
-    if (apiKey !== undefined && headerValues(request, header).length > 0) return apiKey;
-    const bearer = readBearerToken(request);
-    if (bearer.kind === 'absent') return undefined;
-    if (jwt !== undefined && bearer.kind === 'token' && isCompactJws(bearer.token)) return jwt;
-    return bearerToApiKey ? apiKey : (oauth2 ?? jwt ?? apiKey);
+/**
+ * Which of `handlers` takes a request: the one that recognises its credential most surely, the
+ * first on a tie; undefined when no handler finds a credential of its kind in it.
+ *
+ * @param handlers - in the order `auth.mode` lists them
+ */
+export function createHandlerPicker(
+  handlers: readonly AuthHandler[],
+): (request: AuthRequest) => AuthHandler | undefined {
+  return (request) => {
+    let best: AuthHandler | undefined;
+    let bestRank = RECOGNITIONS.length;
+    for (const handler of handlers) {
+      const recognition = recognitionOf(handler, request);
+      const rank = recognition === undefined ? RECOGNITIONS.length : RECOGNITIONS.indexOf(recognition);
+      if (rank < bestRank) [best, bestRank] = [handler, rank];
+      if (rank === 0) break;
+    }
+    return best;
   };
 }
 
-const BASE64URL_PARTS = /^([A-Za-z0-9_-]{2,4096})\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-
-/**
- * True for a compact JWS (RFC 7515 §7.1): three base64url parts whose first decodes to a JSON
- * object with a string `alg`. An API key with dots (`prod.key.v1`) is not one.
- */
-export function isCompactJws(token: string): boolean {
-  const header = BASE64URL_PARTS.exec(token)?.[1];
-  if (header === undefined) return false;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
-    return typeof parsed === 'object' && parsed !== null && typeof (parsed as { alg?: unknown }).alg === 'string';
-  } catch {
-    return false;
-  }
+// A handler that does not say what it recognises judges any Authorization header, as a last resort.
+function recognitionOf(handler: AuthHandler, request: AuthRequest): Recognition | undefined {
+  if (handler.recognize !== undefined) return handler.recognize(request);
+  return headerValues(request, 'authorization').length > 0 ? 'unlikely' : undefined;
 }
 
 function combineReadiness(states: readonly HandlerReadiness[]): HandlerReadiness {

@@ -1,4 +1,4 @@
-import type { AuthConfig } from '@authlayer/core';
+import type { AuthHandler } from '@authlayer/core';
 import type { Request } from 'express';
 
 /**
@@ -14,14 +14,12 @@ export function isPreflight(req: Request): boolean {
 }
 
 /**
- * The headers that carry a credential for a config, lower case: `authorization`, and the API key
- * header when API keys are checked. `auth.optional` lets a request through anonymously only when
- * none of them is present, so a wrong credential is never downgraded to anonymous.
+ * The headers that carry a credential for a handler, lower case: `authorization`, and those the
+ * handler names (the API key header). `auth.optional` lets a request through anonymously only
+ * when none of them is present, so a wrong credential is never downgraded to anonymous.
  */
-export function credentialHeaders(config: AuthConfig): readonly string[] {
-  const names = ['authorization'];
-  if (config.modes.includes('api_key') && config.apiKeys.enabled) names.push(config.apiKeys.header.toLowerCase());
-  return names;
+export function credentialHeaders(handler: Pick<AuthHandler, 'credentialHeaders'>): readonly string[] {
+  return [...new Set(['authorization', ...(handler.credentialHeaders ?? [])])];
 }
 
 /** True when the request carries any of `names` (own header properties only, any value). */

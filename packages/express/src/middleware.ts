@@ -4,6 +4,7 @@ import {
   parseAuthConfig,
   type AuthConfig,
   type AuthContext,
+  type AuthHandler,
   type AuthMethod,
   type AuthMode,
   type HandlerDeps,
@@ -62,6 +63,11 @@ export interface AuthMiddleware extends RequestHandler {
   readonly modes: readonly AuthMode[];
   /** `none` when the mode's package is missing (or API keys are disabled) and nothing is checked. */
   readonly method: AuthMethod;
+  /**
+   * The active handler (several modes combined into one): what it says about itself (`summary`,
+   * `securitySchemes`, `recognize`) serves start-up lines and OpenAPI documents.
+   */
+  readonly handler: AuthHandler;
   /** The modes that authenticate, in order: `['none']` when nothing is checked. */
   readonly methods: readonly AuthMethod[];
   /**
@@ -141,8 +147,9 @@ export async function createAuthMiddleware(
     mode: parsed.mode,
     modes: parsed.modes,
     method: handler.method,
+    handler,
     methods,
-    optional: middleware(credentialHeaders(parsed)),
+    optional: middleware(credentialHeaders(handler)),
     describe: () => handler.describe?.() ?? NOTHING,
     readiness: () => handler.readiness?.() ?? ALWAYS_READY,
     close: async () => limits?.close(),

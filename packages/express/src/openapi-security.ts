@@ -1,7 +1,7 @@
-import type { AuthConfig, AuthMethod } from '@authlayer/core';
+import type { AuthHandler, SecuritySchemePart } from '@authlayer/core';
 import type { SecurityRequirementObject, SecuritySchemeObject } from 'openapi3-ts/oas31';
 
-/** The security part of an OpenAPI 3.1 document for a config. */
+/** The security part of an OpenAPI 3.1 document for a handler. */
 export interface OpenApiSecurity {
   /** For `components.securitySchemes`. */
   readonly schemes: Record<string, SecuritySchemeObject>;
@@ -10,42 +10,32 @@ export interface OpenApiSecurity {
 }
 
 /**
- * Builds the security schemes a config calls for: `APIKeyHeader` (apiKey in the configured
- * header) in API key mode, `BearerAuth` (http bearer) when `allow_bearer` is on or jwt is checked
- * or oauth2 is checked (with `bearerFormat: JWT` when jwt is and oauth2 is not; one `BearerAuth`
- * serves every mode that takes a Bearer token). Every scheme is an alternative (`security: [{APIKeyHeader: []}, {BearerAuth: []}]`). Pass the
- * middleware's `methods` so that a left-out mode or the no-auth fallback documents no scheme that
- * is not checked.
+ * Builds the security schemes of what a handler checks, as its modes describe them
+ * (`AuthHandler.securitySchemes`): API key mode `APIKeyHeader` (apiKey in the configured header)
+ * and, with `allow_bearer`, a part of `BearerAuth`; jwt and oauth2 a `BearerAuth` each. Parts of
+ * one name are merged into one scheme, so one `BearerAuth` serves every mode that takes a Bearer
+ * token (`bearerFormat: JWT` unless opaque tokens are taken too). Every scheme is an alternative
+ * (`security: [{APIKeyHeader: []}, {BearerAuth: []}]`). The no-auth fallback documents none.
  *
- * @param methods - the methods that authenticate (default: every mode of the config)
+ * @param handler - the middleware's active handler (`auth.handler`), or any handler
  * @example
- * const { schemes, requirements } = openApiSecurity(auth.config, auth.methods);
+ * const { schemes, requirements } = openApiSecurity(auth.handler);
  */
-export function openApiSecurity(
-  config: AuthConfig,
-  methods: AuthMethod | readonly AuthMethod[] = config.modes,
-): OpenApiSecurity {
-  const checked = new Set<AuthMethod>([methods].flat());
+export function openApiSecurity(handler: Pick<AuthHandler, 'securitySchemes'>): OpenApiSecurity {
+  const parts = new Map<string, SecuritySchemePart[]>();
+  for (const part of handler.securitySchemes?.() ?? []) parts.set(part.name, [...(parts.get(part.name) ?? []), part]);
   const schemes: Record<string, SecuritySchemeObject> = {};
-  const { header, allowBearer } = config.apiKeys;
-  const apiKeyBearer = checked.has('api_key') && allowBearer;
-  if (checked.has('api_key')) {
-    schemes.APIKeyHeader = {
-      type: 'apiKey',
-      in: 'header',
-      name: header,
-      description: `API key in the ${header} header`,
-    };
-  }
-  // One BearerAuth for every mode that takes a Bearer token; `bearerFormat: JWT` unless opaque tokens are taken too.
-  const bearers = [
-    checked.has('jwt') ? 'JWT access token' : undefined,
-    checked.has('oauth2') ? 'OAuth2 access token, checked at the provider (RFC 7662)' : undefined,
-    apiKeyBearer ? 'API key as a Bearer token' : undefined,
-  ].filter((text): text is string => text !== undefined);
-  if (bearers.length > 0) {
-    const format = checked.has('jwt') && !checked.has('oauth2') ? { bearerFormat: 'JWT' } : {};
-    schemes.BearerAuth = { type: 'http', scheme: 'bearer', ...format, description: bearers.join(', or ') };
-  }
+  for (const [name, named] of parts) schemes[name] = merge(named);
   return { schemes, requirements: Object.keys(schemes).map((name) => ({ [name]: [] })) };
+}
+
+function merge(parts: readonly SecuritySchemePart[]): SecuritySchemeObject {
+  const first = parts[0] as SecuritySchemePart;
+  const description = parts.map((part) => part.description).join(', or ');
+  if (first.type === 'apiKey') return { type: 'apiKey', in: 'header', name: first.header, description };
+  // A format holds only when every part that speaks of one names it (null: no fixed format).
+  const formats = new Set(parts.flatMap((part) => ('bearerFormat' in part ? [part.bearerFormat] : [])));
+  const [format] = formats;
+  const bearerFormat = formats.size === 1 && typeof format === 'string' ? { bearerFormat: format } : {};
+  return { type: 'http', scheme: 'bearer', ...bearerFormat, description };
 }

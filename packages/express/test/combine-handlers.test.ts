@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { AuthError, createAuthContext, parseAuthConfig, type AuthHandler } from '@authlayer/core';
-import { forgeToken } from '@authlayer/testkit';
-import { combineHandlers, isCompactJws } from '../src/combine-handlers.js';
+import { AuthError, createAuthContext, parseAuthConfig, type AuthHandler, type Recognition } from '@authlayer/core';
+import { combineHandlers, createHandlerPicker } from '../src/combine-handlers.js';
 
 const config = parseAuthConfig({ auth: { mode: ['api_key', 'jwt'], jwt: { jwks_url: 'http://127.0.0.1:9/jwks' } } });
 
@@ -23,19 +22,6 @@ function handler(
   };
 }
 
-describe('isCompactJws', () => {
-  it.each([
-    ['a JWS', forgeToken({ alg: 'RS256' }, { sub: 'x' }, 'c2ln'), true],
-    ['three parts whose header is not JSON', 'prod.key.v1', false],
-    ['a JSON header without alg', forgeToken({ typ: 'JWT' }, {}, 'c2ln'), false],
-    ['a JSON header that is not an object', forgeToken('"alg"', {}, 'c2ln'), false],
-    ['two parts', 'abc.def', false],
-    ['an empty signature', forgeToken({ alg: 'RS256' }, {}), false],
-  ])('%s → %s', (_name, token, expected) => {
-    expect(isCompactJws(token)).toBe(expected);
-  });
-});
-
 describe('combineHandlers', () => {
   it('passes on what is not an AuthError (the middleware answers 500 for it)', async () => {
     const broken = new TypeError('bug');
@@ -46,7 +32,7 @@ describe('combineHandlers', () => {
       ],
       config,
     );
-    await expect(combined.authenticate({ headers: { 'x-api-key': 'k' } })).rejects.toBe(broken);
+    await expect(combined.authenticate({ headers: { authorization: 'Bearer k' } })).rejects.toBe(broken);
   });
 
   it('takes the state of keys from the handler that has them, and is ready only when all are', async () => {
@@ -63,28 +49,55 @@ describe('combineHandlers', () => {
   });
 });
 
-describe('combineHandlers picks the mode from rawHeaders, as the handlers read them', () => {
-  const answering = (method: 'api_key' | 'jwt') =>
-    handler(method, () => Promise.resolve(createAuthContext({ method })));
-  const jws = forgeToken({ alg: 'RS256' }, { sub: 'x' }, 'c2ln');
+describe('createHandlerPicker', () => {
+  const claiming = (method: 'api_key' | 'jwt', recognition: Recognition | undefined): AuthHandler => ({
+    method,
+    authenticate: () => Promise.resolve(createAuthContext({ method })),
+    recognize: () => recognition,
+  });
+  const request = { headers: { authorization: 'Bearer x' } };
 
   it.each([
-    [
-      'two empty API key headers and a JWS Bearer → jwt',
-      ['X-API-Key', '', 'X-API-Key', '', 'Authorization', `Bearer ${jws}`],
-      'jwt',
-    ],
-    [
-      'an API key header that headers would not show → api_key',
-      ['X-API-Key', 'k', 'Authorization', `Bearer ${jws}`],
-      'api_key',
-    ],
-  ])('%s', async (_name, rawHeaders, method) => {
-    const combined = await combineHandlers([answering('api_key'), answering('jwt')], config);
-    // headers as Node would give them: the repeated empty header joined to ", ", the late one dropped.
-    const headers = rawHeaders.includes('')
-      ? { 'x-api-key': ', ', authorization: `Bearer ${jws}` }
-      : { authorization: `Bearer ${jws}` };
-    await expect(combined.authenticate({ headers, rawHeaders })).resolves.toMatchObject({ method });
+    ['the surest wins, whatever the order', ['possible', 'certain'], 'jwt'],
+    ['the first listed wins a tie', ['likely', 'likely'], 'api_key'],
+    ['a handler that recognises nothing is never picked', [undefined, 'unlikely'], 'jwt'],
+  ] as const)('%s', (_name, [first, second], method) => {
+    const pick = createHandlerPicker([claiming('api_key', first), claiming('jwt', second)]);
+    expect(pick(request)?.method).toBe(method);
+  });
+
+  it('picks nothing when no handler finds its credential', () => {
+    expect(createHandlerPicker([claiming('api_key', undefined), claiming('jwt', undefined)])(request)).toBeUndefined();
+  });
+
+  it('lets a handler that does not say judge any Authorization header, as a last resort', () => {
+    const silent = handler('jwt', () => Promise.resolve(createAuthContext({ method: 'jwt' })));
+    const pick = createHandlerPicker([silent, claiming('api_key', 'unlikely')]);
+    expect(pick(request)?.method).toBe('jwt');
+    expect(createHandlerPicker([silent])({ headers: {} })).toBeUndefined();
+  });
+});
+
+describe('combineHandlers composes what the modes say', () => {
+  it('summary, schemes, credential headers and recognition of its modes', async () => {
+    const ok = () => Promise.resolve(createAuthContext({ method: 'jwt' }));
+    const combined = await combineHandlers(
+      [
+        handler('api_key', ok, {
+          summary: () => 'environment variable K',
+          credentialHeaders: ['x-api-key'],
+          recognize: () => 'possible',
+          securitySchemes: () => [{ name: 'APIKeyHeader', type: 'apiKey', header: 'X-API-Key', description: 'k' }],
+        }),
+        handler('jwt', ok),
+      ],
+      config,
+    );
+    expect(combined.summary?.()).toBe('api_key: environment variable K; jwt: not described by the handler');
+    expect(combined.credentialHeaders).toEqual(['x-api-key']);
+    expect(combined.securitySchemes?.()).toEqual([
+      { name: 'APIKeyHeader', type: 'apiKey', header: 'X-API-Key', description: 'k' },
+    ]);
+    expect(combined.recognize?.({ headers: { 'x-api-key': 'k' } })).toBe('possible');
   });
 });

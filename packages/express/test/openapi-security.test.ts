@@ -1,11 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseAuthConfig } from '@authlayer/core';
+import { createCaptureLogger } from '@authlayer/testkit';
+import { createAuthMiddleware } from '../src/middleware.js';
 import { openApiSecurity } from '../src/openapi-security.js';
 
+const ENV = { SERVICE_API_KEY: 'openapi-key', OAUTH2_CLIENT_SECRET: 'secret' };
+const securityOf = async (config: object) =>
+  openApiSecurity((await createAuthMiddleware(config, { env: ENV, logger: createCaptureLogger() })).handler);
+const JWKS = 'https://idp.example.com/jwks';
+
 describe('openApiSecurity', () => {
-  it('offers APIKeyHeader in the configured header, and BearerAuth when allow_bearer is on', () => {
-    const config = parseAuthConfig({ auth: { api_keys: { header: 'X-Custom-Key' } } });
-    expect(openApiSecurity(config)).toEqual({
+  it('offers APIKeyHeader in the configured header, and BearerAuth when allow_bearer is on', async () => {
+    expect(await securityOf({ auth: { api_keys: { header: 'X-Custom-Key' } } })).toEqual({
       schemes: {
         APIKeyHeader: {
           type: 'apiKey',
@@ -19,25 +24,24 @@ describe('openApiSecurity', () => {
     });
   });
 
-  it('offers only APIKeyHeader when allow_bearer is off', () => {
-    const { schemes, requirements } = openApiSecurity(parseAuthConfig({ auth: { api_keys: { allow_bearer: false } } }));
+  it('offers only APIKeyHeader when allow_bearer is off', async () => {
+    const { schemes, requirements } = await securityOf({ auth: { api_keys: { allow_bearer: false } } });
     expect(Object.keys(schemes)).toEqual(['APIKeyHeader']);
     expect(requirements).toEqual([{ APIKeyHeader: [] }]);
   });
 
-  it('offers BearerAuth with bearerFormat JWT in jwt mode', () => {
-    const config = parseAuthConfig({ auth: { mode: 'jwt', jwt: { jwks_url: 'https://idp.example.com/jwks' } } });
-    expect(openApiSecurity(config)).toEqual({
+  it('offers BearerAuth with bearerFormat JWT in jwt mode', async () => {
+    expect(await securityOf({ auth: { mode: 'jwt', jwt: { jwks_url: JWKS } } })).toEqual({
       schemes: { BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'JWT access token' } },
       requirements: [{ BearerAuth: [] }],
     });
   });
 
-  it('offers BearerAuth without a format in oauth2 mode', () => {
-    const config = parseAuthConfig({
+  it('offers BearerAuth without a format in oauth2 mode', async () => {
+    const config = {
       auth: { mode: 'oauth2', oauth2: { introspection_url: 'https://idp.example.com/i', client_id: 'c' } },
-    });
-    expect(openApiSecurity(config)).toEqual({
+    };
+    expect(await securityOf(config)).toEqual({
       schemes: {
         BearerAuth: {
           type: 'http',
@@ -49,19 +53,15 @@ describe('openApiSecurity', () => {
     });
   });
 
-  it('documents no scheme when the active handler checks nothing', () => {
-    const config = parseAuthConfig({ auth: { mode: 'jwt', jwt: { jwks_url: 'https://idp.example.com/jwks' } } });
-    expect(openApiSecurity(config, 'none')).toEqual({ schemes: {}, requirements: [] });
+  it('documents no scheme when the active handler checks nothing', async () => {
+    expect(await securityOf({ auth: { api_keys: { enabled: false } } })).toEqual({ schemes: {}, requirements: [] });
+    expect(openApiSecurity({})).toEqual({ schemes: {}, requirements: [] });
   });
 });
 
 describe('openApiSecurity with several modes', () => {
-  const both = parseAuthConfig({
-    auth: { mode: ['api_key', 'jwt'], jwt: { jwks_url: 'https://idp.example.com/jwks' } },
-  });
-
-  it('lists each scheme as an alternative, one BearerAuth serving JWT and the API key', () => {
-    expect(openApiSecurity(both)).toEqual({
+  it('lists each scheme as an alternative, one BearerAuth serving JWT and the API key', async () => {
+    expect(await securityOf({ auth: { mode: ['api_key', 'jwt'], jwt: { jwks_url: JWKS } } })).toEqual({
       schemes: {
         APIKeyHeader: {
           type: 'apiKey',
@@ -73,16 +73,27 @@ describe('openApiSecurity with several modes', () => {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'JWT access token, or API key as a Bearer token',
+          description: 'API key as a Bearer token, or JWT access token',
         },
       },
       requirements: [{ APIKeyHeader: [] }, { BearerAuth: [] }],
     });
   });
 
-  it('documents only the modes that authenticate', () => {
-    expect(Object.keys(openApiSecurity(both, ['api_key']).schemes)).toEqual(['APIKeyHeader', 'BearerAuth']);
-    expect(openApiSecurity(both, ['jwt']).schemes.BearerAuth?.description).toBe('JWT access token');
-    expect(openApiSecurity(both, ['none'])).toEqual({ schemes: {}, requirements: [] });
+  it('drops bearerFormat when opaque tokens are taken too', async () => {
+    const config = {
+      auth: {
+        mode: ['jwt', 'oauth2'],
+        jwt: { jwks_url: JWKS },
+        oauth2: { introspection_url: 'https://idp.example.com/i', client_id: 'c' },
+      },
+    };
+    expect((await securityOf(config)).schemes).toEqual({
+      BearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'JWT access token, or OAuth2 access token, checked at the provider (RFC 7662)',
+      },
+    });
   });
 });

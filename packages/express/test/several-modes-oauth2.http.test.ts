@@ -61,5 +61,12 @@ describe('auth.mode lists with oauth2', () => {
       'api_key',
     );
     expect(idp.hits.introspection).toBe(before);
+    // Any other Bearer value is an opaque token: oauth2 asks the provider.
+    const opaque = await request(app)
+      .post('/invoke')
+      .set('Authorization', `Bearer ${idp.issueOpaqueToken({ sub: 'u-4' })}`)
+      .expect(200);
+    expect(opaque.body).toEqual(expectedContext({ method: 'oauth2', userId: 'u-4' }));
+    expect(idp.hits.introspection).toBe(before + 1);
   });
 });

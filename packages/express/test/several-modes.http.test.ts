@@ -1,5 +1,12 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { createCaptureLogger, createSigningKey, expectedContext, mintToken, type SigningKey } from '@authlayer/testkit';
+import {
+  createCaptureLogger,
+  createSigningKey,
+  expectedContext,
+  forgeToken,
+  mintToken,
+  type SigningKey,
+} from '@authlayer/testkit';
 import express from 'express';
 import request from 'supertest';
 import { createAuthMiddleware, requirePermissions, type AuthMiddleware } from '../src/index.js';
@@ -94,6 +101,15 @@ describe('auth.mode: [api_key, jwt]', () => {
     expect(res.body.message).toBe('the token signature is invalid');
   });
 
+  it('sends an unsigned alg:none token to jwt, which refuses it with its own reason', async () => {
+    const unsigned = forgeToken({ alg: 'none', typ: 'JWT' }, { sub: 'u-1', exp: NOW + 60 });
+    const res = await request(app).post('/invoke').set('Authorization', `Bearer ${unsigned}`).expect(401);
+    expect(res.body).toEqual({ error: 'unauthorized', message: 'the token algorithm is not allowed' });
+    expect(res.headers['www-authenticate']).toBe(
+      `Bearer realm="authlayer", error="invalid_token", error_description="the token algorithm is not allowed", ${API_KEY_CHALLENGE}`,
+    );
+  });
+
   it('guards the route whichever mode authenticated', async () => {
     await request(app).post('/guarded').set('X-API-Key', KEY).expect(403);
     await request(app)
@@ -136,6 +152,29 @@ describe('auth.mode: [jwt, api_key] without allow_bearer', () => {
   });
 });
 
+describe('auth.mode: [api_key, jwt] with jwt.cookie', () => {
+  it('takes the token from the cookie, as jwt mode alone does', async () => {
+    const both = await createAuthMiddleware(
+      { auth: { mode: ['api_key', 'jwt'], jwt: { public_key_env: 'JWT_PUBLIC_KEY', cookie: 'access_token' } } },
+      {
+        env: { SERVICE_API_KEY: KEY, JWT_PUBLIC_KEY: signing.envValue },
+        logger: createCaptureLogger(),
+        now: () => NOW * 1000,
+      },
+    );
+    const only = express().get('/', both, (req, res) => res.json(req.auth?.method));
+    const jwt = await token({});
+    await request(only).get('/').set('Cookie', `theme=dark; access_token=${jwt}`).expect(200, '"jwt"');
+    // The API key header is sent on purpose; a cookie comes with every request of a browser.
+    await request(only).get('/').set('Cookie', `access_token=${jwt}`).set('X-API-Key', KEY).expect(200, '"api_key"');
+    const expired = await request(only)
+      .get('/')
+      .set('Cookie', `access_token=${await token({ exp: NOW - 3600 })}`)
+      .expect(401);
+    expect(expired.body.message).toBe('the token has expired');
+  });
+});
+
 describe('decisions with several modes (onDecision)', () => {
   it('name the mode the credential went to, allowed or refused', async () => {
     const decisions: { outcome: string; method: string; reason: string | null }[] = [];
@@ -160,11 +199,16 @@ describe('decisions with several modes (onDecision)', () => {
       .set('Authorization', `Bearer ${await token({ exp: NOW - 1 })}`)
       .expect(401);
     await request(server).get('/').set('X-API-Key', 'wrong').expect(401);
+    await request(server)
+      .get('/')
+      .set('Authorization', `Bearer ${forgeToken({ alg: 'none' }, { sub: 'u-1' })}`)
+      .expect(401);
     await request(server).get('/me').expect(200);
     expect(decisions).toEqual([
       { outcome: 'allowed', method: 'jwt', reason: null },
       { outcome: 'refused', method: 'jwt', reason: 'token_expired' },
       { outcome: 'refused', method: 'api_key', reason: 'credentials_invalid' },
+      { outcome: 'refused', method: 'jwt', reason: 'algorithm_not_allowed' },
       { outcome: 'allowed', method: 'none', reason: null },
     ]);
   });

@@ -1,4 +1,4 @@
-import type { HandlerDescription, HandlerReadiness, KeyState } from '@authlayer/core';
+import { redactUrl, type HandlerDescription, type HandlerReadiness, type KeyState } from '@authlayer/core';
 import type { Provider } from './provider.js';
 
 // From best to worst: the handler reports the worst state among its issuers.
@@ -40,4 +40,24 @@ export function describeProviders(providers: readonly Provider[]): HandlerDescri
       trust_roles: config.trustRoles,
     })),
   };
+}
+
+/**
+ * The start-up line's part: where the keys come from, by redacted URL or variable name; with
+ * `providers`, each issuer with its source.
+ *
+ * @example
+ * summarizeProviders(providers, false); // 'the discovery document of issuer https://idp.example'
+ */
+export function summarizeProviders(providers: readonly Provider[], several: boolean): string {
+  if (!several) return sourceOf(providers[0] as Provider);
+  return providers
+    .map((provider) => `issuer ${redactUrl(String(provider.config.issuer))} (${sourceOf(provider)})`)
+    .join(', ');
+}
+
+function sourceOf({ config, keys }: Provider): string {
+  if (keys.kind === 'jwks_url') return `jwks_url ${redactUrl(String(config.jwksUrl))}`;
+  if (keys.kind === 'discovery') return `the discovery document of issuer ${redactUrl(String(config.issuer))}`;
+  return `environment variable ${String(config.publicKeyEnv)}`;
 }

@@ -9,14 +9,24 @@ import {
   type AuthRequest,
   type HandlerDeps,
   type MaybePromise,
+  type SecuritySchemePart,
 } from '@authlayer/core';
-import { describeProviders, readinessOf } from './handler-status.js';
+import { describeProviders, readinessOf, summarizeProviders } from './handler-status.js';
 import type { JwksOptions } from './keys/remote-key-set.js';
 import { createProvider, type Provider, type Verified } from './provider.js';
 import { readToken } from './read-token.js';
+import { createTokenRecognizer } from './recognize-token.js';
 import { createProviderSelector } from './select-provider.js';
 import type { TokenCacheOptions } from './token-cache.js';
 import { refuse, translateJoseError } from './verify/translate-jose-error.js';
+
+const JWT_SCHEME: SecuritySchemePart = Object.freeze({
+  name: 'BearerAuth',
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'JWT',
+  description: 'JWT access token',
+});
 
 /** {@link HandlerDeps} plus the optional tuning of the remote key set (not in the config file). */
 export interface JwtHandlerDeps extends HandlerDeps {
@@ -117,6 +127,9 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
     ...fromAuthenticateNow(authenticateNow),
     describe: () => describeProviders(providers),
     readiness: () => readinessOf(providers),
+    recognize: createTokenRecognizer(config.jwt.cookie),
+    summary: () => summarizeProviders(providers, several),
+    securitySchemes: () => [JWT_SCHEME],
   });
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { AuthHandler } from '@authlayer/core';
+import { redactUrl, type AuthHandler } from '@authlayer/core';
 import {
   createCaptureLogger,
   createSigningKey,
@@ -104,6 +104,27 @@ describe('providers: several issuers', () => {
       ],
     });
     expect(handler.readiness?.()).toEqual({ ready: true, keys: 'fresh' });
+  });
+
+  it('names every issuer and its key source in its start-up summary', () => {
+    const [ia, ib, is] = [a.issuer, b.issuer, STATIC_ISSUER].map(redactUrl);
+    expect(handler.summary?.()).toBe(
+      `issuer ${ia} (the discovery document of issuer ${ia}), issuer ${ib} (jwks_url ${b.url}), ` +
+        `issuer ${is} (environment variable S_SECRET)`,
+    );
+  });
+});
+
+describe('the start-up summary of one issuer', () => {
+  it.each([
+    [{ issuer: 'https://idp.example', discovery: true }, 'the discovery document of issuer https://idp.example/'],
+    [{ jwks_url: 'https://idp.example/jwks?k=hunter2' }, 'jwks_url https://idp.example/jwks?k=redacted'],
+  ])('%j → %s', async (jwt, summary) => {
+    const single = await createJwtHandler(jwtConfig(jwt), { env: {}, logger: createCaptureLogger() });
+    expect(single.summary?.()).toBe(summary);
+    expect(single.securitySchemes?.()).toEqual([
+      { name: 'BearerAuth', type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'JWT access token' },
+    ]);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   type AuthRequest,
   type HandlerDeps,
   type KeyState,
+  type SecuritySchemePart,
 } from '@authlayer/core';
 import { createAnswerCache, digestOf, type AnswerCacheOptions } from './answer-cache.js';
 import { checkAnswer } from './check-answer.js';
@@ -145,7 +146,32 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     timeout_ms: settings.timeoutMs,
   });
   const readiness = () => ({ ready: health.state() !== 'unavailable', keys: health.state() as KeyState });
-  return Object.freeze({ method: 'oauth2' as const, authenticate, describe, readiness });
+  return Object.freeze({
+    method: 'oauth2' as const,
+    authenticate,
+    describe,
+    readiness,
+    // Any Bearer token may be an opaque one: its shape tells nothing more.
+    recognize: (request: AuthRequest) => (readBearerToken(request).kind === 'absent' ? undefined : ('likely' as const)),
+    summary: () => summaryOf(settings),
+    securitySchemes: () => [OAUTH2_SCHEME],
+  });
+}
+
+const OAUTH2_SCHEME: SecuritySchemePart = Object.freeze({
+  name: 'BearerAuth',
+  type: 'http',
+  scheme: 'bearer',
+  // Opaque tokens: no format a client could rely on.
+  bearerFormat: null,
+  description: 'OAuth2 access token, checked at the provider (RFC 7662)',
+});
+
+/** The start-up line's part: the endpoint (redacted) and the secret's variable, never its value. */
+function summaryOf({ introspectionUrl, issuer, clientSecretEnv }: AuthConfig['oauth2']): string {
+  const endpoint =
+    introspectionUrl !== null ? redactUrl(introspectionUrl) : `the discovery document of ${redactUrl(String(issuer))}`;
+  return `introspection at ${endpoint}, client secret from environment variable ${clientSecretEnv}`;
 }
 
 function readSecret(name: string, env: HandlerDeps['env']): string {

@@ -157,5 +157,32 @@ describe('createOAuth2Handler at start-up', () => {
       timeout_ms: 5000,
     });
     expect(JSON.stringify(description)).not.toContain(secret);
+    expect(handler.summary?.()).toBe(
+      `introspection at ${provider.introspectionEndpoint}?k=redacted, client secret from environment variable OAUTH2_CLIENT_SECRET`,
+    );
+    expect(handler.summary?.()).not.toContain(secret);
+    const discovered = await handlerFor(
+      oauth2Config(provider, { introspection_url: null, discovery: true, issuer: 'https://sso.example' }),
+      secret,
+    );
+    expect(discovered.handler.summary?.()).toBe(
+      'introspection at the discovery document of https://sso.example/, client secret from environment variable OAUTH2_CLIENT_SECRET',
+    );
+  });
+
+  it('recognises any Bearer token as likely its own, and documents BearerAuth without a format', async () => {
+    const { handler } = await handlerFor(oauth2Config(provider), provider.clients.basic.secret);
+    expect(handler.recognize?.({ headers: { authorization: 'Bearer opaque' } })).toBe('likely');
+    expect(handler.recognize?.({ headers: { authorization: 'Bearer a b' } })).toBe('likely');
+    expect(handler.recognize?.({ headers: { authorization: 'Basic dTpw' } })).toBeUndefined();
+    expect(handler.securitySchemes?.()).toEqual([
+      {
+        name: 'BearerAuth',
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: null,
+        description: 'OAuth2 access token, checked at the provider (RFC 7662)',
+      },
+    ]);
   });
 });

@@ -10,7 +10,7 @@ export type { TokenVerifier, VerifiedClaims, VerifierSettings } from './jose-ver
 export const MAX_TOKEN_BYTES = 8 * 1024;
 // RFC 7515 §7.1: BASE64URL(header) '.' BASE64URL(payload) '.' BASE64URL(signature). A JWE has
 // five parts and is refused here too. No padding, no whitespace (RFC 7515 §2, base64url).
-const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+export const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /** {@link TokenVerifier} that answers in the same turn when it can: claims, a throw, or a Promise. */
 export type TokenVerifierNow = (token: string) => MaybePromise<VerifiedClaims>;
