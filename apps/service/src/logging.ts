@@ -60,7 +60,7 @@ const SHOWN_HEADERS = new Set([
 
 /**
  * The headers of a request line: the secret ones (`secretHeaders`) as `[redacted]`, a few plain
- * ones as they are, no other. An allowlist, because a client may send a key in any header
+ * ones as they are (`Referer` through `redactUrl`: `?code=...` is a secret), no other. An allowlist, because a client may send a key in any header
  * (`X-Api-Token: <key>`), and a denylist would log it.
  */
 export function headersToLog(
@@ -70,22 +70,25 @@ export function headersToLog(
   const shown: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (secret.includes(name)) shown[name] = REDACTED;
+    else if (name === 'referer' && typeof value === 'string') shown[name] = redactUrl(value);
     else if (SHOWN_HEADERS.has(name)) shown[name] = value;
   }
   return shown;
 }
 
 /**
- * A request URL for a log line: the path as it is, every query value replaced by `redacted`
- * (RFC 6750 §2.3 lets clients send `?access_token=...`, and a key can be anywhere), by core's
- * `redactUrl`, the rule `--check` applies to `jwks_url`.
+ * A request URL for a log line: the path as it is; every query value, bare query entry and the
+ * fragment replaced by `redacted` (RFC 6750 §2.3 lets clients send `?access_token=...`, and a key
+ * can be anywhere), by core's `redactUrl`, the rule `--check` applies to `jwks_url`. An
+ * absolute-form target (`http://user:pass@host/path`) goes through `redactUrl` whole.
  */
 export function urlToLog(url: string): string {
-  const mark = url.indexOf('?');
+  if (url === '*') return url;
+  if (!url.startsWith('/')) return redactUrl(url);
+  const mark = url.search(/[?#]/);
   if (mark === -1) return url;
-  const redacted = redactUrl(`http://request.invalid/${url.slice(mark)}`);
-  const query = redacted.indexOf('?');
-  return `${url.slice(0, mark)}${query === -1 ? '?' : redacted.slice(query)}`;
+  const base = 'http://request.invalid/';
+  return `${url.slice(0, mark)}${redactUrl(`${base}${url.slice(mark)}`).slice(base.length)}`;
 }
 
 /** core's {@link Logger} (what handlers and the middleware write to) on top of pino. */

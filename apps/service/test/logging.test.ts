@@ -56,16 +56,29 @@ describe('headersToLog', () => {
     );
     expect(shown).toEqual({ host: 'h', 'user-agent': 'curl', authorization: '[redacted]' });
   });
+
+  it('shows Referer without its query values and fragment (an OAuth callback ?code=...)', () => {
+    const shown = headersToLog({ referer: 'https://app.example/cb?code=s3cret&state=x#t=s3cret' }, []);
+    expect(shown).toEqual({ referer: 'https://app.example/cb?code=redacted&state=redacted#redacted' });
+  });
 });
 
 describe('urlToLog', () => {
   it.each([
     ['/invoke', '/invoke'],
     ['/invoke?access_token=eyJhbGciOi&x=1', '/invoke?access_token=redacted&x=redacted'],
-    ['/invoke?flag&api_key=k3y', '/invoke?flag&api_key=redacted'],
+    ['/invoke?flag&api_key=k3y', '/invoke?redacted&api_key=redacted'],
     ['/invoke?', '/invoke?'],
+    ['*', '*'],
+    // Past the redaction in the 2026-11-24 probe: a fragment, a bare flag, user info.
+    ['/invoke?#access_token=s3cret', '/invoke?#redacted'],
+    ['/invoke?a=1#access_token=s3cret', '/invoke?a=redacted#redacted'],
+    ['/invoke#access_token=s3cret', '/invoke#redacted'],
+    ['/invoke?s3cret', '/invoke?redacted'],
+    ['http://user:s3cret@127.0.0.1/invoke?x=s3cret', 'http://redacted@127.0.0.1/invoke?x=redacted'],
   ])('%s → %s', (url, logged) => {
     expect(urlToLog(url)).toBe(logged);
+    expect(urlToLog(url)).not.toContain('s3cret');
   });
 });
 
