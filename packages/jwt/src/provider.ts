@@ -69,8 +69,9 @@ export async function createProvider(
     config,
     label,
     keys,
-    // A cached token is not served past the key set's usable life (age + stale_keys_seconds).
-    cached: (token, nowMs) => (keys.state() === 'unavailable' ? undefined : cache.get(token, nowMs)),
+    // A cached token is not served past the key set's usable life (age + stale_keys_seconds),
+    // judged by time: whether a refresh was attempted since does not matter.
+    cached: (token, nowMs) => (keys.usable() ? cache.get(token, nowMs) : undefined),
     verify(token) {
       const finish = (claims: VerifiedClaims): Verified => {
         check?.(token, claims);

@@ -82,6 +82,22 @@ describe('stale_keys_seconds: the last good key set during an outage', () => {
     await expect(handler.authenticate(bearer(token))).rejects.toMatchObject(failure('key_unavailable'));
   });
 
+  it('stale_keys_seconds: 0, no request between: a token cached before the outage is not served past the age', async () => {
+    // The 2026-11-24 probe: cached at F+500 s, served at F+601, F+650 and F+799 s (the cache asked
+    // the state of the last refresh attempt, and none had been made).
+    const { idp, clock, handler, token } = await setUp({ stale_keys_seconds: 0 });
+    await handler.authenticate(bearer(token)); // fetched at F
+    await idp.stop();
+    clock.advance(500);
+    await handler.authenticate(bearer(token)); // from the cache
+    clock.advance(MAX_AGE - 500 - 1);
+    await expect(handler.authenticate(bearer(token))).resolves.toMatchObject({ userId: 'user-1' });
+    clock.advance(1);
+    await expect(handler.authenticate(bearer(token))).rejects.toMatchObject(failure('key_unavailable'));
+    clock.advance(199);
+    await expect(handler.authenticate(bearer(token))).rejects.toMatchObject(failure('key_unavailable'));
+  });
+
   it('with stale_keys_seconds: 0, refuses as soon as the refresh fails', async () => {
     const { idp, clock, ask } = await setUp({ stale_keys_seconds: 0 });
     await ask();

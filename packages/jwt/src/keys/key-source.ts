@@ -26,6 +26,8 @@ export interface KeySource {
   readonly kind: 'jwks_url' | 'discovery' | 'public_key_env';
   /** The state of a remote key set; `null` for a static key (always usable). */
   state(): KeyState | null;
+  /** Whether the keys may vouch for a token now, by time (a static key: always). */
+  usable(): boolean;
   /** Starts a due fetch of a remote key set; nothing for a static key. */
   warm(): Promise<void>;
 }
@@ -65,12 +67,12 @@ export async function createKeySource(
       ...(deps.observe === undefined ? {} : { observe: deps.observe }),
     };
     const remote = createRemoteKeySet(location, settings);
-    return { getKey: remote.getKey, kind, state: remote.state, warm: remote.warm };
+    return { getKey: remote.getKey, kind, state: remote.state, usable: remote.usable, warm: remote.warm };
   }
   const keys = await loadStaticKeys(jwt.publicKeyEnv as string, jwt.algorithms, deps.env, label);
   // The `alg` was checked against `algorithms` already, and there is a key for each of those.
   const getKey: JWTVerifyGetKey = (header) => keys.get(header.alg as JwtAlgorithm) as CryptoKey;
-  return { getKey, kind, state: () => null, warm: () => Promise.resolve() };
+  return { getKey, kind, state: () => null, usable: () => true, warm: () => Promise.resolve() };
 }
 
 function sourceOf(jwt: JwtProviderConfig, kind: KeySource['kind']): boolean {

@@ -40,6 +40,8 @@ export interface RemoteKeySet {
   readonly getKey: JWTVerifyGetKey;
   /** `fresh`, `stale` (a refresh failed, the last good set still serves), `unavailable`, `not_fetched`. */
   state(): KeyState;
+  /** Whether the last good set is within its age + `stale_keys_seconds` now, whatever was attempted. */
+  usable(): boolean;
   /** Starts a fetch when one is due and allowed (for readiness probes); resolves when it is done. */
   warm(): Promise<void>;
 }
@@ -121,6 +123,7 @@ export function createRemoteKeySet(location: KeySetLocation, settings: RemoteKey
       if (!failed) return 'fresh';
       return usable(now()) ? 'stale' : 'unavailable';
     },
+    usable: () => usable(now()),
     warm() {
       const at = now();
       return due(at) && allowed(at) ? refresh() : (pending ?? Promise.resolve());
