@@ -37,6 +37,10 @@ describe('parseAuthConfig: rate_limit and metrics (Operations)', () => {
     expect(config.metrics).toBe(true);
   });
 
+  it.each([0, 2, 16])('accepts trust_proxy %d (proxies in front)', (hops) => {
+    expect(parseAuthConfig(withOps({ rate_limit: { trust_proxy: hops } })).rateLimit?.trustProxy).toBe(hops);
+  });
+
   it.each([
     [
       'requests_per_minute 0',
@@ -61,6 +65,12 @@ describe('parseAuthConfig: rate_limit and metrics (Operations)', () => {
       { rate_limit: { trust_proxy: 'yes' } },
       'rate_limit.trust_proxy',
       'must be a boolean (true or false), not a string',
+    ],
+    [
+      'trust_proxy 17',
+      { rate_limit: { trust_proxy: 17 } },
+      'rate_limit.trust_proxy',
+      'must be true, false or a number of proxies (0 to 16)',
     ],
     ['unknown field', { rate_limit: { per_second: 1 } }, 'rate_limit.per_second', 'unknown field'],
     ['metrics "1"', { metrics: '1' }, 'metrics', 'must be a boolean (true or false), not a string'],

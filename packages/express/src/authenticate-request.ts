@@ -29,7 +29,8 @@ export interface AuthenticateDeps {
   readonly authenticate: (request: AuthRequest) => MaybePromise<AuthContext>;
   readonly logger: Logger;
   readonly limits: RateLimits | null;
-  readonly trustProxy: boolean;
+  /** `rate_limit.trust_proxy`: `false`, `true` (one proxy) or the number of proxies; see `clientAddress`. */
+  readonly trustProxy: boolean | number;
   readonly onDecision: DecisionListener | undefined;
   /**
    * Null for `auth`. For `auth.optional`, the headers that carry a credential: a request with none

@@ -116,9 +116,23 @@ describe('helpers for operators', () => {
 
   it.each([
     ['::ffff:10.1.2.3', false, {}, '10.1.2.3'],
-    ['::1', false, { 'x-forwarded-for': '203.0.113.1' }, '::1'],
-    ['::1', true, { 'x-forwarded-for': ['203.0.113.1, 10.0.0.1'] }, '203.0.113.1'],
-    ['::1', true, { 'x-forwarded-for': ' ' }, '::1'],
+    ['::1', false, { 'x-forwarded-for': '203.0.113.1' }, '0:0:0:0::/64'],
+    // One proxy (true or 1): the entry it appended, never the client's own entries to its left.
+    ['10.0.0.2', true, { 'x-forwarded-for': ['203.0.113.1, 10.0.0.1'] }, '10.0.0.1'],
+    ['10.0.0.2', 1, { 'x-forwarded-for': ['forged', '198.51.100.7'] }, '198.51.100.7'],
+    ['10.0.0.2', 2, { 'x-forwarded-for': '192.0.2.1, 198.51.100.7, 10.0.0.1' }, '198.51.100.7'],
+    ['10.0.0.2', 3, { 'x-forwarded-for': '198.51.100.7, 10.0.0.1' }, '198.51.100.7'],
+    ['10.0.0.2', 0, { 'x-forwarded-for': '198.51.100.7' }, '10.0.0.2'],
+    ['10.0.0.2', true, { 'x-forwarded-for': ' ' }, '10.0.0.2'],
+    // Spellings of one address are one bucket; what is not an address counts as the peer.
+    ['10.0.0.2', true, { 'x-forwarded-for': '198.51.100.7:5555' }, '198.51.100.7'],
+    ['10.0.0.2', true, { 'x-forwarded-for': '::ffff:198.51.100.7' }, '198.51.100.7'],
+    ['10.0.0.2', true, { 'x-forwarded-for': '198.51.100.07' }, '10.0.0.2'],
+    ['10.0.0.2', true, { 'x-forwarded-for': '[2001:db8:1:2::5]:443' }, '2001:db8:1:2::/64'],
+    ['2001:DB8:1:2:aa:bb:cc:dd', false, {}, '2001:db8:1:2::/64'],
+    ['fe80::1%eth0', false, {}, 'fe80:0:0:0::/64'],
+    ['::1.2.3.4', false, {}, '0:0:0:0::/64'],
+    ['1::', false, {}, '1:0:0:0::/64'],
     [undefined, false, {}, 'unknown'],
   ])('clientAddress(%s, trust_proxy %s, %j) is %s', (remoteAddress, trustProxy, headers, expected) => {
     const req = { socket: { remoteAddress }, headers } as unknown as IncomingMessage;

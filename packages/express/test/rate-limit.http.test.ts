@@ -82,15 +82,27 @@ describe('rate_limit.failed_auth_per_minute (per client address, before any veri
     await request(app).post('/invoke').set('X-API-Key', KEY).expect(200);
   });
 
-  it('trust_proxy true: the address is the first X-Forwarded-For entry, so another client is unaffected', async () => {
+  it('trust_proxy true: the address is the entry the proxy appended, so another client is unaffected', async () => {
     const { app } = await limitedApp({ failed_auth_per_minute: 1, trust_proxy: true });
-    await request(app)
-      .post('/invoke')
-      .set('X-Forwarded-For', '203.0.113.7, 10.0.0.1')
-      .set('X-API-Key', 'wrong')
-      .expect(401);
+    await request(app).post('/invoke').set('X-Forwarded-For', '203.0.113.7').set('X-API-Key', 'wrong').expect(401);
     await request(app).post('/invoke').set('X-Forwarded-For', '203.0.113.7').set('X-API-Key', KEY).expect(429);
     await request(app).post('/invoke').set('X-Forwarded-For', '198.51.100.9').set('X-API-Key', KEY).expect(200);
+  });
+
+  it('trust_proxy true behind an appending proxy: forged entries neither lock a victim out nor dodge the limit', async () => {
+    const { app, counter } = await limitedApp({ failed_auth_per_minute: 3, trust_proxy: true });
+    const victim = '198.51.100.7';
+    const attacker = '203.0.113.66';
+    // The attacker claims the victim's address; the proxy appends the attacker's real one.
+    for (let i = 0; i < 5; i++) {
+      await request(app)
+        .post('/invoke')
+        .set('X-Forwarded-For', `${victim}, ${i}.${i}.${i}.${i}, ${attacker}`)
+        .set('X-API-Key', 'wrong');
+    }
+    expect(counter.verifications).toBe(3);
+    await request(app).post('/invoke').set('X-Forwarded-For', `${attacker}:4444`).set('X-API-Key', KEY).expect(429);
+    await request(app).post('/invoke').set('X-Forwarded-For', victim).set('X-API-Key', KEY).expect(200);
   });
 
   it('trust_proxy false: X-Forwarded-For is ignored; the socket address counts', async () => {

@@ -4,6 +4,8 @@ import { z } from 'zod';
 
 /** `memory`, or a Redis URL shared by every replica. */
 const STORE = /^(memory|rediss?:\/\/.+)$/;
+const MAX_PROXIES = 16;
+const PROXIES = `must be true, false or a number of proxies (0 to ${MAX_PROXIES})`;
 const perMinute = z.int().min(1, 'must be at least 1').nullable().default(null);
 
 /** The top-level `rate_limit` section (snake_case, as written in YAML); absent means off. */
@@ -11,7 +13,8 @@ export const rateLimitSchema = z.strictObject({
   requests_per_minute: perMinute,
   failed_auth_per_minute: perMinute,
   store: z.string().regex(STORE, 'must be memory or a redis:// (or rediss://) URL').default('memory'),
-  trust_proxy: z.boolean().default(false),
+  // false, true (one proxy) or how many proxies stand in front (as Express's `trust proxy`).
+  trust_proxy: z.union([z.boolean(), z.int().min(0, PROXIES).max(MAX_PROXIES, PROXIES)]).default(false),
 });
 
 /** The fields the top-level schema gains for operations. */
@@ -28,8 +31,12 @@ export interface RateLimitConfig {
   readonly failedAuthPerMinute: number | null;
   /** `memory` (per process) or a `redis://` URL (one limit shared by every replica). Default `memory`. */
   readonly store: string;
-  /** When true, the client address is the first entry of `X-Forwarded-For`. Default `false`. */
-  readonly trustProxy: boolean;
+  /**
+   * `false` (default): the socket's peer is the client. `true` (one proxy) or a number `n` of
+   * proxies in front: the `n`-th `X-Forwarded-For` entry from the right (what the nearest trusted
+   * proxy saw), never one the client wrote.
+   */
+  readonly trustProxy: boolean | number;
 }
 
 /** Converts the YAML's `rate_limit` once to {@link RateLimitConfig}. */

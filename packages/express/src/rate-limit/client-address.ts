@@ -1,17 +1,67 @@
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 
 /**
- * The client address a failed-auth limit counts: the socket's peer, or with `trustProxy` the first
- * (client-most) entry of `X-Forwarded-For`, as Express's `trust proxy: true` reads it. Only turn
- * `trustProxy` on behind a proxy that sets that header, or clients choose their own address.
+ * The client address a failed-auth limit counts, normalised so that one client is one bucket.
+ *
+ * - `trustProxy` `false` (or 0): the socket's peer.
+ * - `true` (one proxy) or a number of proxies `n`: the entry of `X-Forwarded-For` that the
+ *   nearest trusted proxy wrote, as Express's `trust proxy` with a hop count reads it: the `n`-th
+ *   entry from the right (the leftmost when there are fewer). Entries to its left were written
+ *   by the client and are never read, so a client cannot choose its bucket, behind an appending
+ *   proxy too.
+ * - Normalised: `::ffff:a.b.c.d` → `a.b.c.d`, a port (`a.b.c.d:5555`, `[::1]:80`) dropped, an
+ *   IPv6 address cut to its /64 (one subscriber's prefix). An entry that is not an IP address
+ *   counts as the peer it came through.
+ *
+ * @example
+ * clientAddress(req, 1); // XFF "203.0.113.9, 198.51.100.7" from the proxy → "198.51.100.7"
  */
-export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  const peer = req.socket.remoteAddress ?? 'unknown';
-  // An IPv4 client on a dual-stack socket shows as ::ffff:a.b.c.d; count it as a.b.c.d.
-  return peer.startsWith('::ffff:') ? peer.slice('::ffff:'.length) : peer;
+export function clientAddress(req: IncomingMessage, trustProxy: boolean | number): string {
+  const peer = normaliseAddress(req.socket.remoteAddress ?? '') ?? 'unknown';
+  const hops = trustProxy === true ? 1 : trustProxy === false ? 0 : trustProxy;
+  if (hops < 1) return peer;
+  const header = req.headers['x-forwarded-for'];
+  const entries = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0) return peer;
+  const chosen = entries[Math.max(entries.length - hops, 0)] as string;
+  return normaliseAddress(chosen) ?? peer;
+}
+
+/** An address as one bucket: IPv4 dotted, IPv6 as its /64; `null` when it is not an IP address. */
+export function normaliseAddress(raw: string): string | null {
+  let address = raw;
+  // [v6]:port, or v4:port (a v6 address has more than one colon).
+  if (address.startsWith('[')) {
+    const end = address.indexOf(']');
+    address = address.slice(1, end === -1 ? undefined : end);
+  } else if (address.split(':').length === 2) address = address.slice(0, address.indexOf(':'));
+  const zone = address.indexOf('%');
+  if (zone !== -1) address = address.slice(0, zone);
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped !== null) address = mapped[1] as string;
+  const version = isIP(address);
+  if (version === 4) return address;
+  if (version === 6) return `${expandIPv6(address).slice(0, 4).join(':')}::/64`;
+  return null;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address, in lower-case hex without leading zeros. */
+function expandIPv6(address: string): string[] {
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const groups = (part: string | undefined) => (part === undefined || part === '' ? [] : part.split(':'));
+  const left = groups(head).flatMap(ipv4AsGroups);
+  const right = groups(tail).flatMap(ipv4AsGroups);
+  const zeros = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
+  return [...left, ...zeros, ...right].map((group) => parseInt(group, 16).toString(16));
+}
+
+/** An embedded IPv4 tail (`::1.2.3.4`) as two hex groups; any other group as it is. */
+function ipv4AsGroups(group: string): string[] {
+  if (!group.includes('.')) return [group];
+  const [a = 0, b = 0, c = 0, d = 0] = group.split('.').map(Number);
+  return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
 }
