@@ -46,12 +46,12 @@ export type {
   ClaimsConfig,
   JwtConfig,
   JwtProviderConfig,
+  OAuth2Config,
+  RateLimitConfig,
   RoleConfig,
 } from './config/auth-config.js';
 export { FALLBACKS } from './config/access-schema.js';
 export type { Fallback } from './config/access-schema.js';
-export type { RateLimitConfig } from './config/operations-config.js';
-export type { OAuth2Config } from './config/oauth2-config.js';
 export { ConfigError, isConfigError } from './config/config-error.js';
 export type { ConfigIssue } from './config/config-error.js';
 export { configSchema } from './config/config-schema.js';
@@ -66,6 +66,6 @@ export {
   RSA_ALGORITHMS,
 } from './config/defaults.js';
 export type { AuthMode, JwtAlgorithm, OAuth2AuthMethod } from './config/defaults.js';
-export { apiKeyVariable } from './config/api-key-variable.js';
+export { apiKeyVariable } from './config/sections/api-keys.js';
 export { loadConfig, parseYaml } from './config/load-config-file.js';
-export { isParsedAuthConfig, parseAuthConfig } from './config/parse-auth-config.js';
+export { assertModeConfig, isParsedAuthConfig, parseAuthConfig } from './config/parse-auth-config.js';

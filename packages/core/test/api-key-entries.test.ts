@@ -112,6 +112,19 @@ describe('auth.api_keys.keys: refused, each naming the field path and never a va
       'needs exactly one of env_var and hash_env',
     ],
     ['an empty list', withKeys([]), 'auth.api_keys.keys', 'must list at least one key'],
+    // One rule for every variable name: as auth.api_keys.env_var refuses it.
+    [
+      'an env_var of 200 characters',
+      withKeys([{ name: 'a', env_var: 'A'.repeat(200) }]),
+      'auth.api_keys.keys[0].env_var',
+      'must be at most 128 characters',
+    ],
+    [
+      'a hash_env of 200 characters',
+      withKeys([{ name: 'a', hash_env: 'A'.repeat(200) }]),
+      'auth.api_keys.keys[0].hash_env',
+      'must be at most 128 characters',
+    ],
     ['keys as a mapping', withKeys({ a: 'A' }), 'auth.api_keys.keys', 'must be a list, not a mapping'],
     ['an entry without a name', withKeys([{ env_var: 'A' }]), 'auth.api_keys.keys[0].name', 'is required'],
     ['an empty name', withKeys(entry({ name: '' })), 'auth.api_keys.keys[0].name', 'must not be empty'],

@@ -21,6 +21,7 @@ describe('@authlayer/core public API', () => {
       'RSA_ALGORITHMS',
       'apiKeyChallenge',
       'apiKeyVariable',
+      'assertModeConfig',
       'authenticateNowOf',
       'bearerChallenge',
       'combineChallenges',

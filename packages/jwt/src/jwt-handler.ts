@@ -1,5 +1,6 @@
 import {
   AuthError,
+  assertModeConfig,
   bearerChallenge,
   fromAuthenticateNow,
   isPromiseLike,
@@ -52,7 +53,8 @@ export interface JwtHandlerDeps extends HandlerDeps {
  * `readiness()` is ready when every issuer's keys can verify now (static, fresh or stale), and
  * starts a due fetch in the background; `describe()` lists the issuers and key variables.
  *
- * @throws ConfigError when the key material is missing or cannot serve the configured algorithms.
+ * @throws ConfigError when the `auth.jwt` rules are not met (for a config made for another mode),
+ *   or the key material is missing or cannot serve the configured algorithms.
  * @throws TypeError when called without a config or deps, when `deps.isRevoked` is not a
  *   function, or when `deps.tokenCache` holds a bound that is not a non-negative integer.
  * @example
@@ -66,6 +68,8 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   }
   if (deps.isRevoked !== undefined && typeof deps.isRevoked !== 'function')
     throw new TypeError('isRevoked must be a function');
+  // A config made for another mode was not checked for jwt: the same rules, the same messages.
+  assertModeConfig(config, 'jwt');
   const now = deps.now ?? Date.now;
   const several = config.jwt.providers.length > 0;
   const configs = several ? config.jwt.providers : [config.jwt];

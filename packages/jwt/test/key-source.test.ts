@@ -1,23 +1,26 @@
 import { describe, expect, it } from '@jest/globals';
 import { createCaptureLogger } from '@authlayer/testkit';
+import { createJwtHandler } from '../src/jwt-handler.js';
 import { createKeySource } from '../src/keys/key-source.js';
 import { jwtConfig } from './fixtures.js';
 
 describe('createKeySource', () => {
   const deps = { env: {}, logger: createCaptureLogger() };
 
-  it('needs exactly one of jwks_url, public_key_env and discovery', async () => {
-    const { jwt } = jwtConfig({ public_key_env: 'JWT_KEY' });
-    for (const broken of [
-      { ...jwt, publicKeyEnv: null },
-      { ...jwt, jwksUrl: 'https://idp.example/jwks' },
-      { ...jwt, discovery: true },
-    ]) {
-      await expect(createKeySource(broken, deps)).rejects.toMatchObject({
-        name: 'ConfigError',
-        path: 'auth.jwt',
-        message: 'auth.jwt: set exactly one of jwks_url, public_key_env and discovery',
-      });
+  it('is given a config with exactly one source: the handler holds a config for another mode to the schema rules', async () => {
+    const config = jwtConfig({ public_key_env: 'JWT_KEY' });
+    for (const [jwt, message] of [
+      [
+        { ...config.jwt, publicKeyEnv: null },
+        'auth.jwt: jwt mode needs jwks_url, public_key_env, discovery or providers',
+      ],
+      [
+        { ...config.jwt, jwksUrl: 'https://idp.example/jwks' },
+        'auth.jwt: set one of jwks_url, public_key_env and discovery, not jwks_url and public_key_env',
+      ],
+      [{ ...config.jwt, publicKeyEnv: null, discovery: true }, 'auth.jwt.issuer: discovery needs issuer'],
+    ] as const) {
+      await expect(createJwtHandler({ ...config, jwt }, deps)).rejects.toMatchObject({ name: 'ConfigError', message });
     }
   });
 
@@ -32,16 +35,6 @@ describe('createKeySource', () => {
 
 describe('createKeySource: config paths and kinds', () => {
   const deps = { env: {}, logger: createCaptureLogger() };
-
-  it('refuses discovery without issuer, naming the label', async () => {
-    const { jwt } = jwtConfig({ public_key_env: 'JWT_KEY' });
-    await expect(
-      createKeySource({ ...jwt, publicKeyEnv: null, discovery: true }, deps, 'auth.jwt.providers[3]'),
-    ).rejects.toMatchObject({
-      name: 'ConfigError',
-      message: 'auth.jwt.providers[3].issuer: discovery needs issuer',
-    });
-  });
 
   it("names a provider's own path when its static key is missing", async () => {
     const { jwt } = jwtConfig({ public_key_env: 'JWT_KEY' });

@@ -1,5 +1,6 @@
 import {
   AuthError,
+  assertModeConfig,
   bearerChallenge,
   ConfigError,
   createClaimsMapper,
@@ -67,14 +68,14 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     throw new TypeError('createOAuth2Handler(config, deps) needs a parsed config and { env, logger }');
   }
   const settings = config.oauth2;
+  // A config made for another mode was not checked for oauth2: the same rules, the same messages.
+  assertModeConfig(config, 'oauth2');
   const clientSecret = readSecret(settings.clientSecretEnv, deps.env);
-  if (settings.clientId === null)
-    throw new ConfigError({ path: `${PATH}.client_id`, message: 'oauth2 mode needs client_id' });
   const now = deps.now ?? Date.now;
   const limits = { ...INTROSPECTION_LIMITS, ...deps.limits };
   const endpoint = withCooldown(createEndpointSource(settings), limits.discoveryCooldownSeconds * 1000, now);
   const gate = createConcurrencyGate(limits.maxConcurrent, limits.maxWaitMs ?? settings.timeoutMs);
-  const introspect = createIntrospect({ ...settings, clientId: settings.clientId, clientSecret });
+  const introspect = createIntrospect({ ...settings, clientId: settings.clientId as string, clientSecret });
   const health = createProviderHealth(deps.logger);
   const mapClaims = createClaimsMapper('oauth2', settings.claims, config.roles);
   const cache = createAnswerCache(settings.cacheSeconds, deps.answerCache);

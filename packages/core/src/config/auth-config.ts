@@ -1,97 +1,17 @@
 import type { Fallback } from './access-schema.js';
-import type { AuthMode, JwtAlgorithm } from './defaults.js';
-import type { RateLimitConfig } from './operations-config.js';
-import type { OAuth2Config } from './oauth2-config.js';
+import type { AuthMode } from './defaults.js';
+import type { ApiKeysConfig } from './sections/api-keys.js';
+import type { JwtConfig } from './sections/jwt.js';
+import type { OAuth2Config } from './sections/oauth2.js';
+import type { RateLimitConfig } from './sections/operations.js';
+import type { RoleConfig } from './sections/roles.js';
 
-/** `auth.api_keys`, with every default filled in. */
-export interface ApiKeysConfig {
-  /** Variable holding the expected key when no prefix is set. Default `SERVICE_API_KEY`. */
-  readonly envVar: string;
-  /** When set, the expected key is read from `<PREFIX>_API_KEY` instead. Default `null`. */
-  readonly prefix: string | null;
-  /** Header carrying the key. Default `X-API-Key`; 1 to 64 characters. */
-  readonly header: string;
-  /** Also accept `Authorization: Bearer <key>`. Default `true`. */
-  readonly allowBearer: boolean;
-  /** When false, API key mode authenticates nobody (and says so loudly). Default `true`. */
-  readonly enabled: boolean;
-  /** Informational only: a key whose `created` is older gets a warning. Default 30. */
-  readonly rotationDays: number;
-  /** `keys`: named keys for many clients. `null` (the default): the spec's single key. */
-  readonly keys: readonly ApiKeyEntryConfig[] | null;
-}
-
-/**
- * One entry of `auth.api_keys.keys`. Entries of one name are one client (several live keys for
- * rotation) and all carry that client's `roles` and `tenantId`.
- */
-export interface ApiKeyEntryConfig {
-  /** The client; becomes `userId`. */
-  readonly name: string;
-  /** Variable holding the key itself; `null` when `hashEnv` is set. */
-  readonly envVar: string | null;
-  /** Variable holding the hex SHA-256 of the key; `null` when `envVar` is set. */
-  readonly hashEnv: string | null;
-  /** Roles of the client; permissions come from the top-level `roles`. */
-  readonly roles: readonly string[];
-  readonly tenantId: string | null;
-  /** `YYYY-MM-DD`: from that day (UTC) on, the key is refused. */
-  readonly expires: string | null;
-  /** `YYYY-MM-DD`: when the key was made, for the `rotation_days` warning. */
-  readonly created: string | null;
-}
-
-/** `auth.jwt.claims`, `auth.oauth2.claims`: claim names (dot paths allowed) for each identity field. */
-export interface ClaimsConfig {
-  readonly userId: string;
-  readonly email: string;
-  readonly name: string;
-  readonly roles: string;
-  readonly permissions: string;
-  readonly scopes: string;
-  readonly tenantId: string | null;
-}
-
-/**
- * How tokens of one issuer are checked: `auth.jwt` itself, or one entry of `auth.jwt.providers`
- * (whose fields left out are taken from `auth.jwt`, except the key source).
- */
-export interface JwtProviderConfig {
-  readonly jwksUrl: string | null;
-  readonly publicKeyEnv: string | null;
-  /** `jwks_uri` from `<issuer>/.well-known/openid-configuration`. Default `false`. */
-  readonly discovery: boolean;
-  readonly issuer: string | null;
-  readonly audience: string | null;
-  readonly algorithms: readonly JwtAlgorithm[];
-  readonly leewaySeconds: number;
-  readonly claims: ClaimsConfig;
-  /** Claims (names or dot paths) that must be present. Default none. */
-  readonly requiredClaims: readonly string[];
-  /** The header `typ` a token must have (RFC 9068 `at+jwt`). Default `null`: any. */
-  readonly tokenType: string | null;
-  /** How long past its age a remote key set keeps serving when a refresh fails. Default 3600. */
-  readonly staleKeysSeconds: number;
-  /**
-   * Whether the top-level `roles` section gives this issuer's roles their permissions. Default
-   * `true`; `false` for an issuer (a partner's) that chooses role names the roles section must not trust.
-   */
-  readonly trustRoles: boolean;
-}
-
-/** `auth.jwt`, with every default filled in. */
-export interface JwtConfig extends JwtProviderConfig {
-  /** A cookie read when there is no Authorization header. Default `null`. */
-  readonly cookie: string | null;
-  /** Several issuers, each picked by the token's `iss`. Empty when `auth.jwt` is the only one. */
-  readonly providers: readonly JwtProviderConfig[];
-}
-
-/** One entry of the top-level `roles` list. */
-export interface RoleConfig {
-  readonly name: string;
-  readonly permissions: readonly string[];
-}
+export type { ApiKeyEntryConfig, ApiKeysConfig } from './sections/api-keys.js';
+export type { ClaimsConfig } from './sections/claims.js';
+export type { JwtConfig, JwtProviderConfig } from './sections/jwt.js';
+export type { OAuth2Config } from './sections/oauth2.js';
+export type { RateLimitConfig } from './sections/operations.js';
+export type { RoleConfig } from './sections/roles.js';
 
 /**
  * A checked config: the YAML's `auth` section and top-level `roles`, `rate_limit` and `metrics`, converted once to

@@ -33,3 +33,15 @@ export const keySetUrl = z
 function withoutUserInfo(url: URL): boolean {
   return url.username === '' && url.password === '';
 }
+
+/** An integer from `min` to `max`; one message names both bounds. */
+export function intRange(min: number, max: number) {
+  const message = `must be ${min} to ${max}`;
+  return z.int().min(min, message).max(max, message);
+}
+
+/** A rule broken across fields, at its path from the config's root (`['auth', 'jwt', 'issuer']`). */
+export interface SectionIssue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}

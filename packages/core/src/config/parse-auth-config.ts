@@ -1,14 +1,15 @@
 import type { z } from 'zod';
 import type { AuthConfig } from './auth-config.js';
-import { DEFAULTS, type AuthMode } from './defaults.js';
+import type { AuthMode } from './defaults.js';
 import { ConfigError, shownInError, type ConfigIssue } from './config-error.js';
-import { toApiKeyEntries } from './api-key-entries.js';
-import { toClaimsConfig } from './claims-config.js';
 import { configSchema, type RawConfigOutput } from './config-schema.js';
-import { toOAuth2Config } from './oauth2-config.js';
-import { toRateLimitConfig } from './operations-config.js';
+import type { SectionIssue } from './fields.js';
+import { toApiKeysConfig } from './sections/api-keys.js';
+import { jwtIssues, toJwtConfig } from './sections/jwt.js';
+import { oauth2Issues, toOAuth2Config } from './sections/oauth2.js';
+import { toRateLimitConfig } from './sections/operations.js';
+import { toRolesConfig } from './sections/roles.js';
 import { knownFields, suggestField } from './suggest-field.js';
-import { toJwtConfig } from './to-jwt-config.js';
 
 const PARSED = Symbol.for('authlayer.config');
 
@@ -34,30 +35,40 @@ export function isParsedAuthConfig(value: unknown): value is AuthConfig {
 }
 
 function toAuthConfig({ auth, roles, rate_limit: rateLimit, metrics, access }: RawConfigOutput): AuthConfig {
-  const { api_keys: keys, jwt } = auth;
   const modes = [...new Set([auth.mode].flat())];
   const config: AuthConfig = {
     mode: modes[0] as AuthMode,
     modes,
     fallback: auth.fallback,
-    apiKeys: {
-      envVar: keys.env_var ?? DEFAULTS.apiKeys.envVar,
-      prefix: keys.prefix,
-      header: keys.header,
-      allowBearer: keys.allow_bearer,
-      enabled: keys.enabled,
-      rotationDays: keys.rotation_days,
-      keys: toApiKeyEntries(keys.keys),
-    },
-    jwt: toJwtConfig(jwt),
-    oauth2: toOAuth2Config(auth.oauth2, toClaimsConfig(auth.oauth2.claims)),
-    roles: roles.map((role) => ({ name: role.name, permissions: [...new Set(role.permissions)] })),
+    apiKeys: toApiKeysConfig(auth.api_keys),
+    jwt: toJwtConfig(auth.jwt),
+    oauth2: toOAuth2Config(auth.oauth2),
+    roles: toRolesConfig(roles),
     rateLimit: toRateLimitConfig(rateLimit),
     metrics,
     access,
   };
   Object.defineProperty(config, PARSED, { value: true });
   return deepFreeze(config);
+}
+
+const MODE_RULES: Readonly<Record<AuthMode, (config: AuthConfig) => SectionIssue[]>> = {
+  api_key: () => [],
+  jwt: (config) => jwtIssues(config.jwt, true),
+  oauth2: (config) => oauth2Issues(config.oauth2, true),
+};
+
+/**
+ * The rules a mode's section must meet for that mode to authenticate, the same rules and messages
+ * `parseAuthConfig` checks for every mode `auth.mode` lists: for a mode package given a config
+ * made for another mode (`createJwtHandler(parseAuthConfig({ auth: { mode: 'api_key' } }), ...)`).
+ *
+ * @throws ConfigError naming every broken rule of the mode's section
+ */
+export function assertModeConfig(config: AuthConfig, mode: AuthMode): void {
+  const issues = MODE_RULES[mode](config);
+  if (issues.length > 0)
+    throw new ConfigError(issues.map(({ path, message }) => ({ path: formatPath(path), message })));
 }
 
 /** One message per field is enough: `header: must not be empty` says it all. */

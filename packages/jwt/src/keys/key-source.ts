@@ -1,5 +1,4 @@
 import {
-  ConfigError,
   type HandlerObserver,
   type JwtAlgorithm,
   type JwtProviderConfig,
@@ -40,23 +39,19 @@ export interface KeySource {
  * looks at the header's `jku`, `x5u`, `jwk` or `x5c` (RFC 8725 §3.10).
  *
  * @param label - the config path for messages and log lines (`auth.jwt`, `auth.jwt.providers[0]`).
- * @throws ConfigError when not exactly one source is set, `discovery` has no issuer, or the
- *   static key is unusable (see `loadStaticKeys`). An unreachable provider is not an error here:
- *   nothing is fetched before a token needs it.
+ * The config is one `assertModeConfig` accepted for jwt: exactly one source, an issuer for discovery.
+ *
+ * @throws ConfigError when the static key is unusable (see `loadStaticKeys`). An unreachable
+ *   provider is not an error here: nothing is fetched before a token needs it.
  */
 export async function createKeySource(
   jwt: JwtProviderConfig,
   deps: KeySourceDeps,
   label = 'auth.jwt',
 ): Promise<KeySource> {
-  const kinds = (['jwks_url', 'discovery', 'public_key_env'] as const).filter((kind) => sourceOf(jwt, kind));
-  if (kinds.length !== 1) {
-    throw new ConfigError({ path: label, message: 'set exactly one of jwks_url, public_key_env and discovery' });
-  }
-  const kind = kinds[0] as KeySource['kind'];
+  // Exactly one source is set, and discovery has an issuer: the config's rules (assertModeConfig).
+  const kind: KeySource['kind'] = jwt.jwksUrl !== null ? 'jwks_url' : jwt.discovery ? 'discovery' : 'public_key_env';
   if (kind !== 'public_key_env') {
-    if (kind === 'discovery' && jwt.issuer === null)
-      throw new ConfigError({ path: `${label}.issuer`, message: 'discovery needs issuer' });
     const location = kind === 'discovery' ? { issuer: jwt.issuer as string } : { jwksUrl: jwt.jwksUrl as string };
     const settings = {
       ...deps.jwks,
@@ -73,10 +68,4 @@ export async function createKeySource(
   // The `alg` was checked against `algorithms` already, and there is a key for each of those.
   const getKey: JWTVerifyGetKey = (header) => keys.get(header.alg as JwtAlgorithm) as CryptoKey;
   return { getKey, kind, state: () => null, usable: () => true, warm: () => Promise.resolve() };
-}
-
-function sourceOf(jwt: JwtProviderConfig, kind: KeySource['kind']): boolean {
-  if (kind === 'jwks_url') return jwt.jwksUrl !== null;
-  if (kind === 'discovery') return jwt.discovery;
-  return jwt.publicKeyEnv !== null;
 }

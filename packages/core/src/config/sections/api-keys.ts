@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { ApiKeyEntryConfig } from './auth-config.js';
+import { DEFAULTS } from '../defaults.js';
+import { envVarName, NAME_MAX_LENGTH, type SectionIssue } from '../fields.js';
 
-// `auth.api_keys.keys`: named keys for many clients (contract, "API keys for many clients").
-
-const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const envVarName = z.string().regex(ENV_VAR_NAME, 'must be an environment variable name (letters, digits, _)');
+// RFC 9110 §5.6.2: a field name is a token.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const PREFIX = /^[A-Za-z][A-Za-z0-9_]*$/;
 const date = z.iso.date({ error: 'must be a date written YYYY-MM-DD' });
 
 /** One entry of `auth.api_keys.keys`. `roles` and `tenant_id` stay unset when not written. */
@@ -23,27 +23,107 @@ export const apiKeyEntrySchema = z.strictObject({
   created: date.nullable().default(null),
 });
 
-/** `auth.api_keys.keys`: at least one entry when present. */
-export const apiKeyEntriesSchema = z.array(apiKeyEntrySchema).min(1, 'must list at least one key');
+/** `auth.api_keys`. */
+export const apiKeysSchema = z
+  .strictObject({
+    // No .default(): `keys` excludes an env_var the user wrote, so "not written" must stay visible.
+    // The converter fills the default; meta keeps it in the JSON Schema.
+    env_var: envVarName.optional().meta({ default: DEFAULTS.apiKeys.envVar }),
+    prefix: z
+      .string()
+      .max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`)
+      .regex(PREFIX, 'must be a letter, then letters, digits and _ (it names the variable <PREFIX>_API_KEY)')
+      .nullable()
+      .default(null),
+    header: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(DEFAULTS.headerMaxLength, `must be at most ${DEFAULTS.headerMaxLength} characters`)
+      .regex(HEADER_NAME, 'must be a valid HTTP header name')
+      // The Authorization header carries `Bearer <key>`, never a bare key: that is what allow_bearer is for.
+      .refine((name) => name.toLowerCase() !== 'authorization', 'must not be Authorization (use allow_bearer)')
+      .default(DEFAULTS.apiKeys.header),
+    allow_bearer: z.boolean().default(DEFAULTS.apiKeys.allowBearer),
+    enabled: z.boolean().default(DEFAULTS.apiKeys.enabled),
+    rotation_days: z.int().min(1, 'must be at least 1').default(DEFAULTS.apiKeys.rotationDays),
+    // Named keys for many clients; at least one entry when present.
+    keys: z.array(apiKeyEntrySchema).min(1, 'must list at least one key').optional(),
+  })
+  .prefault({});
 
+type RawApiKeys = z.output<typeof apiKeysSchema>;
 type RawEntry = z.output<typeof apiKeyEntrySchema>;
-interface RawApiKeys {
-  readonly env_var?: string | undefined;
+
+/** `auth.api_keys`, with every default filled in. */
+export interface ApiKeysConfig {
+  /** Variable holding the expected key when no prefix is set. Default `SERVICE_API_KEY`. */
+  readonly envVar: string;
+  /** When set, the expected key is read from `<PREFIX>_API_KEY` instead. Default `null`. */
   readonly prefix: string | null;
-  readonly keys?: readonly RawEntry[] | undefined;
+  /** Header carrying the key. Default `X-API-Key`; 1 to 64 characters. */
+  readonly header: string;
+  /** Also accept `Authorization: Bearer <key>`. Default `true`. */
+  readonly allowBearer: boolean;
+  /** When false, API key mode authenticates nobody (and says so loudly). Default `true`. */
+  readonly enabled: boolean;
+  /** Informational only: a key whose `created` is older gets a warning. Default 30. */
+  readonly rotationDays: number;
+  /** `keys`: named keys for many clients. `null` (the default): the spec's single key. */
+  readonly keys: readonly ApiKeyEntryConfig[] | null;
 }
-type Issue = { path: (string | number)[]; message: string };
+
+/**
+ * One entry of `auth.api_keys.keys`. Entries of one name are one client (several live keys for
+ * rotation) and all carry that client's `roles` and `tenantId`.
+ */
+export interface ApiKeyEntryConfig {
+  /** The client; becomes `userId`. */
+  readonly name: string;
+  /** Variable holding the key itself; `null` when `hashEnv` is set. */
+  readonly envVar: string | null;
+  /** Variable holding the hex SHA-256 of the key; `null` when `envVar` is set. */
+  readonly hashEnv: string | null;
+  /** Roles of the client; permissions come from the top-level `roles`. */
+  readonly roles: readonly string[];
+  readonly tenantId: string | null;
+  /** `YYYY-MM-DD`: from that day (UTC) on, the key is refused. */
+  readonly expires: string | null;
+  /** `YYYY-MM-DD`: when the key was made, for the `rotation_days` warning. */
+  readonly created: string | null;
+}
+
+/** The YAML's `auth.api_keys` in camelCase, with every default filled in. */
+export function toApiKeysConfig(raw: RawApiKeys): ApiKeysConfig {
+  return {
+    envVar: raw.env_var ?? DEFAULTS.apiKeys.envVar,
+    prefix: raw.prefix,
+    header: raw.header,
+    allowBearer: raw.allow_bearer,
+    enabled: raw.enabled,
+    rotationDays: raw.rotation_days,
+    keys: toApiKeyEntries(raw.keys),
+  };
+}
+
+/**
+ * The variable holding the spec's single key: `env_var`, or `<PREFIX>_API_KEY` when `prefix` is
+ * set (prefix `prod` reads `PROD_API_KEY`).
+ */
+export function apiKeyVariable(config: { readonly apiKeys: ApiKeysConfig }): string {
+  const { prefix, envVar } = config.apiKeys;
+  return prefix === null ? envVar : `${prefix.toUpperCase()}_API_KEY`;
+}
 
 /**
  * The rules that span fields: `keys` excludes `env_var` and `prefix`; each entry has exactly one
  * of `env_var` and `hash_env`; entries of one name are one client, so they may not disagree on
  * `roles` or `tenant_id` (one entry may say them for all).
  */
-export function apiKeyEntryIssues(apiKeys: RawApiKeys): Issue[] {
+export function apiKeysIssues(apiKeys: RawApiKeys): SectionIssue[] {
   const { keys } = apiKeys;
   if (keys === undefined) return [];
   const at = (index: number, ...rest: string[]) => ['auth', 'api_keys', 'keys', index, ...rest];
-  const issues: Issue[] = [];
+  const issues: SectionIssue[] = [];
   const excluded = [apiKeys.env_var !== undefined && 'env_var', apiKeys.prefix !== null && 'prefix'].filter(Boolean);
   if (excluded.length > 0) {
     const fields = excluded.map((field) => `auth.api_keys.${String(field)}`).join(' and ');
@@ -80,7 +160,7 @@ export function apiKeyEntryIssues(apiKeys: RawApiKeys): Issue[] {
  * Converts the entries once to camelCase; each entry gets its client's `roles` and `tenantId`
  * (from whichever entry of that name says them).
  */
-export function toApiKeyEntries(keys: readonly RawEntry[] | undefined): ApiKeyEntryConfig[] | null {
+function toApiKeyEntries(keys: readonly RawEntry[] | undefined): ApiKeyEntryConfig[] | null {
   if (keys === undefined) return null;
   const roles = new Map<string, readonly string[]>();
   const tenants = new Map<string, string>();

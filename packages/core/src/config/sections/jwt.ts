@@ -1,33 +1,17 @@
 import { z } from 'zod';
-import { claimPath, envVarName, keySetUrl, text } from './common-fields.js';
-import { DEFAULTS, HMAC_ALGORITHMS, JWT_ALGORITHMS } from './defaults.js';
+import { DEFAULTS, HMAC_ALGORITHMS, JWT_ALGORITHMS, type JwtAlgorithm } from '../defaults.js';
+import { claimPath, envVarName, intRange, keySetUrl, text, type SectionIssue } from '../fields.js';
+import { claimsSchema, toClaimsConfig, type ClaimsConfig } from './claims.js';
 
 // RFC 6265 §4.1.1: a cookie name is an RFC 2616 token.
 const COOKIE_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // RFC 7515 §4.1.9: `typ` is a media type, with or without its `application/` prefix.
 const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*)?$/;
 
-/** `auth.jwt.claims`; `null` (or left out) means every default. */
-export const claimsSchema = z.strictObject({
-  user_id: claimPath.default(DEFAULTS.claims.userId),
-  email: claimPath.default(DEFAULTS.claims.email),
-  name: claimPath.default(DEFAULTS.claims.name),
-  roles: claimPath.default(DEFAULTS.claims.roles),
-  permissions: claimPath.default(DEFAULTS.claims.permissions),
-  scopes: claimPath.default(DEFAULTS.claims.scopes),
-  tenant_id: claimPath.nullable().default(DEFAULTS.claims.tenantId),
-});
-
 const jwksUrl = keySetUrl;
 const algorithms = z.array(z.enum(JWT_ALGORITHMS)).min(1, 'must list at least one algorithm');
-const leeway = z
-  .int()
-  .min(0, `must be 0 to ${DEFAULTS.leewayMaxSeconds}`)
-  .max(DEFAULTS.leewayMaxSeconds, `must be 0 to ${DEFAULTS.leewayMaxSeconds}`);
-const staleKeys = z
-  .int()
-  .min(0, `must be 0 to ${DEFAULTS.staleKeysMaxSeconds}`)
-  .max(DEFAULTS.staleKeysMaxSeconds, `must be 0 to ${DEFAULTS.staleKeysMaxSeconds}`);
+const leeway = intRange(0, DEFAULTS.leewayMaxSeconds);
+const staleKeys = intRange(0, DEFAULTS.staleKeysMaxSeconds);
 const requiredClaims = z.array(claimPath);
 const tokenType = z.string().regex(MEDIA_TYPE, 'must be a media type such as at+jwt or application/at+jwt');
 
@@ -61,74 +45,140 @@ export const jwtSchema = z
     algorithms: algorithms.default([...DEFAULTS.jwt.algorithms]),
     leeway_seconds: leeway.default(DEFAULTS.jwt.leewaySeconds),
     claims: claimsSchema.nullable().default(null),
-    // Beyond the spec: real identity providers (contract, "JWT with real identity providers").
     discovery: z.boolean().default(DEFAULTS.jwt.discovery),
     stale_keys_seconds: staleKeys.default(DEFAULTS.jwt.staleKeysSeconds),
     required_claims: requiredClaims.default([]),
     token_type: tokenType.nullable().default(null),
     cookie: z.string().regex(COOKIE_NAME, 'must be a cookie name (RFC 6265 token)').nullable().default(null),
-    // Round 3 hardening: whether the top-level roles section gives this issuer's roles permissions.
     trust_roles: z.boolean().default(DEFAULTS.jwt.trustRoles),
     providers: z.array(providerSchema).min(1, 'must list at least one provider').nullable().default(null),
   })
   .prefault({});
 
-type JwtOutput = z.output<typeof jwtSchema>;
-type Path = (string | number)[];
+type RawJwt = z.output<typeof jwtSchema>;
+type RawProvider = NonNullable<RawJwt['providers']>[number];
 
-/** The key-source fields of `auth.jwt` or of one provider. */
-interface SourceFields {
-  readonly jwks_url?: string | null | undefined;
-  readonly public_key_env?: string | null | undefined;
-  readonly discovery?: boolean | undefined;
-  readonly issuer?: string | null | undefined;
+/**
+ * How tokens of one issuer are checked: `auth.jwt` itself, or one entry of `auth.jwt.providers`
+ * (whose fields left out are taken from `auth.jwt`, except the key source).
+ */
+export interface JwtProviderConfig {
+  readonly jwksUrl: string | null;
+  readonly publicKeyEnv: string | null;
+  /** `jwks_uri` from `<issuer>/.well-known/openid-configuration`. Default `false`. */
+  readonly discovery: boolean;
+  readonly issuer: string | null;
+  readonly audience: string | null;
+  readonly algorithms: readonly JwtAlgorithm[];
+  readonly leewaySeconds: number;
+  readonly claims: ClaimsConfig;
+  /** Claims (names or dot paths) that must be present. Default none. */
+  readonly requiredClaims: readonly string[];
+  /** The header `typ` a token must have (RFC 9068 `at+jwt`). Default `null`: any. */
+  readonly tokenType: string | null;
+  /** How long past its age a remote key set keeps serving when a refresh fails. Default 3600. */
+  readonly staleKeysSeconds: number;
+  /**
+   * Whether the top-level `roles` section gives this issuer's roles their permissions. Default
+   * `true`; `false` for an issuer (a partner's) that chooses role names the roles section must not trust.
+   */
+  readonly trustRoles: boolean;
+}
+
+/** `auth.jwt`, with every default filled in. */
+export interface JwtConfig extends JwtProviderConfig {
+  /** A cookie read when there is no Authorization header. Default `null`. */
+  readonly cookie: string | null;
+  /** Several issuers, each picked by the token's `iss`. Empty when `auth.jwt` is the only one. */
+  readonly providers: readonly JwtProviderConfig[];
 }
 
 /**
- * The rules of `auth.jwt` that span several fields: one key source (for `auth.jwt`, or for
- * each provider), `discovery` needs `issuer`, HMAC only with `public_key_env`, unique issuers.
+ * `auth.jwt` as the schema read it, in camelCase. Each provider takes what it leaves out from
+ * `auth.jwt`, except its key source, which is always its own.
  */
-export function checkJwtRules(jwt: JwtOutput, jwtMode: boolean, ctx: z.RefinementCtx): void {
-  const at = (path: Path, message: string) => ctx.addIssue({ code: 'custom', path: ['auth', 'jwt', ...path], message });
-  if (jwt.providers === null) {
-    if (jwtMode && sourcesOf(jwt).length === 0)
+export function toJwtConfig(jwt: RawJwt): JwtConfig {
+  const own = toProvider(jwt);
+  const providers = (jwt.providers ?? []).map((entry) =>
+    toProvider({
+      ...jwt,
+      jwks_url: entry.jwks_url ?? null,
+      public_key_env: entry.public_key_env ?? null,
+      discovery: entry.discovery ?? false,
+      ...definedFields(entry),
+    }),
+  );
+  return { ...own, cookie: jwt.cookie, providers };
+}
+
+function toProvider(jwt: Omit<RawJwt, 'providers' | 'cookie'>): JwtProviderConfig {
+  return {
+    jwksUrl: jwt.jwks_url,
+    publicKeyEnv: jwt.public_key_env,
+    discovery: jwt.discovery,
+    issuer: jwt.issuer,
+    audience: jwt.audience,
+    algorithms: [...new Set(jwt.algorithms)],
+    leewaySeconds: jwt.leeway_seconds,
+    claims: toClaimsConfig(jwt.claims),
+    requiredClaims: [...new Set(jwt.required_claims)],
+    tokenType: jwt.token_type,
+    staleKeysSeconds: jwt.stale_keys_seconds,
+    trustRoles: jwt.trust_roles,
+  };
+}
+
+/** The fields a provider entry sets (`claims: null` is set: every default claim). */
+function definedFields(entry: RawProvider): Partial<RawProvider> {
+  return Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined)) as Partial<RawProvider>;
+}
+
+type Path = (string | number)[];
+
+/**
+ * The rules of `auth.jwt` that span several fields: one key source (for `auth.jwt`, or for each
+ * provider; needed only when jwt is `active`), `discovery` needs `issuer`, HMAC only with
+ * `public_key_env`, unique issuers.
+ */
+export function jwtIssues(jwt: JwtConfig, active: boolean): SectionIssue[] {
+  const issues: SectionIssue[] = [];
+  const at = (path: Path, message: string) => void issues.push({ path: ['auth', 'jwt', ...path], message });
+  if (jwt.providers.length === 0) {
+    if (active && sourcesOf(jwt).length === 0)
       at([], 'jwt mode needs jwks_url, public_key_env, discovery or providers');
-    checkSource(jwt, jwt.algorithms, [], at);
-    return;
+    checkSource(jwt, [], at);
+    return issues;
   }
-  for (const field of ['jwks_url', 'public_key_env', 'issuer'] as const) {
-    if (jwt[field] !== null) at([field], 'set it in each entry of providers, not beside them');
+  const beside = { jwks_url: jwt.jwksUrl, public_key_env: jwt.publicKeyEnv, issuer: jwt.issuer };
+  for (const [field, value] of Object.entries(beside)) {
+    if (value !== null) at([field], 'set it in each entry of providers, not beside them');
   }
   if (jwt.discovery) at(['discovery'], 'set it in each entry of providers, not beside them');
-  const seen = new Set<string>();
+  const seen = new Set<string | null>();
   jwt.providers.forEach((provider, index) => {
     const path = ['providers', index];
     if (sourcesOf(provider).length === 0) at(path, 'each provider needs jwks_url, public_key_env or discovery');
-    checkSource(provider, provider.algorithms ?? jwt.algorithms, path, at);
-    if (seen.has(provider.issuer)) at([...path, 'issuer'], `duplicate issuer "${provider.issuer}"`);
+    checkSource(provider, path, at);
+    if (seen.has(provider.issuer)) at([...path, 'issuer'], `duplicate issuer "${String(provider.issuer)}"`);
     seen.add(provider.issuer);
   });
+  return issues;
 }
 
-function sourcesOf(fields: SourceFields): string[] {
+function sourcesOf(provider: JwtProviderConfig): string[] {
   const sources: string[] = [];
-  if (fields.jwks_url != null) sources.push('jwks_url');
-  if (fields.public_key_env != null) sources.push('public_key_env');
-  if (fields.discovery === true) sources.push('discovery');
+  if (provider.jwksUrl !== null) sources.push('jwks_url');
+  if (provider.publicKeyEnv !== null) sources.push('public_key_env');
+  if (provider.discovery) sources.push('discovery');
   return sources;
 }
 
-function checkSource(
-  fields: SourceFields,
-  algs: readonly string[],
-  path: Path,
-  at: (path: Path, message: string) => void,
-): void {
-  const sources = sourcesOf(fields);
+function checkSource(provider: JwtProviderConfig, path: Path, at: (path: Path, message: string) => void): void {
+  const sources = sourcesOf(provider);
   if (sources.length > 1) at(path, `set one of jwks_url, public_key_env and discovery, not ${sources.join(' and ')}`);
   // OpenID Connect Discovery §4: the document's URL is made from the issuer.
-  if (fields.discovery === true && fields.issuer == null) at([...path, 'issuer'], 'discovery needs issuer');
-  const hmac = algs.filter((alg) => (HMAC_ALGORITHMS as readonly string[]).includes(alg));
+  if (provider.discovery && provider.issuer === null) at([...path, 'issuer'], 'discovery needs issuer');
+  const hmac = provider.algorithms.filter((alg) => (HMAC_ALGORITHMS as readonly string[]).includes(alg));
   const remote = sources.find((source) => source !== 'public_key_env');
   if (remote !== undefined && hmac.length > 0) {
     at([...path, 'algorithms'], `${hmac.join(', ')} need a shared secret through public_key_env, not ${remote}`);

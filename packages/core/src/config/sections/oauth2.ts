@@ -1,6 +1,23 @@
-import type { ClaimsConfig } from './auth-config.js';
-import type { RawConfigOutput } from './config-schema.js';
-import type { OAuth2AuthMethod } from './defaults.js';
+import { z } from 'zod';
+import { DEFAULTS, OAUTH2_AUTH_METHODS, type OAuth2AuthMethod } from '../defaults.js';
+import { envVarName, intRange, keySetUrl, text, type SectionIssue } from '../fields.js';
+import { claimsSchema, toClaimsConfig, type ClaimsConfig } from './claims.js';
+
+/** `auth.oauth2`: where and how tokens are introspected (RFC 7662). */
+export const oauth2Schema = z
+  .strictObject({
+    introspection_url: keySetUrl.nullable().default(null),
+    discovery: z.boolean().default(DEFAULTS.oauth2.discovery),
+    issuer: text.nullable().default(null),
+    audience: text.nullable().default(null),
+    client_id: text.nullable().default(null),
+    client_secret_env: envVarName.default(DEFAULTS.oauth2.clientSecretEnv),
+    auth_method: z.enum(OAUTH2_AUTH_METHODS).default(DEFAULTS.oauth2.authMethod),
+    cache_seconds: intRange(0, DEFAULTS.oauth2.cacheMaxSeconds).default(DEFAULTS.oauth2.cacheSeconds),
+    timeout_ms: intRange(1, DEFAULTS.oauth2.timeoutMaxMs).default(DEFAULTS.oauth2.timeoutMs),
+    claims: claimsSchema.nullable().default(null),
+  })
+  .prefault({});
 
 /** `auth.oauth2`, with every default filled in (RFC 7662 token introspection). */
 export interface OAuth2Config {
@@ -25,8 +42,8 @@ export interface OAuth2Config {
   readonly claims: ClaimsConfig;
 }
 
-/** The YAML's `auth.oauth2` in camelCase, with `claims` already converted. */
-export function toOAuth2Config(raw: RawConfigOutput['auth']['oauth2'], claims: ClaimsConfig): OAuth2Config {
+/** The YAML's `auth.oauth2` in camelCase. */
+export function toOAuth2Config(raw: z.output<typeof oauth2Schema>): OAuth2Config {
   return {
     introspectionUrl: raw.introspection_url,
     discovery: raw.discovery,
@@ -37,6 +54,23 @@ export function toOAuth2Config(raw: RawConfigOutput['auth']['oauth2'], claims: C
     authMethod: raw.auth_method,
     cacheSeconds: raw.cache_seconds,
     timeoutMs: raw.timeout_ms,
-    claims,
+    claims: toClaimsConfig(raw.claims),
   };
+}
+
+/**
+ * The rules of `auth.oauth2` that span several fields; those that only matter when oauth2
+ * authenticates (an endpoint, a client id) only when `active`.
+ */
+export function oauth2Issues(oauth2: OAuth2Config, active: boolean): SectionIssue[] {
+  const issues: SectionIssue[] = [];
+  const at = (message: string, field?: string): void =>
+    void issues.push({ path: ['auth', 'oauth2', ...(field === undefined ? [] : [field])], message });
+  if (oauth2.discovery && oauth2.issuer === null) at('discovery needs issuer', 'issuer');
+  if (oauth2.discovery && oauth2.introspectionUrl !== null) at('set introspection_url or discovery, not both');
+  if (!active) return issues;
+  if (!oauth2.discovery && oauth2.introspectionUrl === null)
+    at('oauth2 mode needs introspection_url, or issuer with discovery: true');
+  if (oauth2.clientId === null) at('oauth2 mode needs client_id', 'client_id');
+  return issues;
 }

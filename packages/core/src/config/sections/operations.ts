@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Operations: the top-level `rate_limit` and `metrics` fields (contract, "Operations").
+// Operations: the top-level `rate_limit` and `metrics` fields.
 
 /** `memory`, or a Redis URL shared by every replica. */
 const STORE = /^(memory|rediss?:\/\/.+)$/;
