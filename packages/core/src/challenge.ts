@@ -1,4 +1,4 @@
-import { AUTH_FAILURE_DESCRIPTION, type AuthFailure } from './auth-error.js';
+import { AUTH_FAILURE_DESCRIPTION, AuthError, type AuthFailure } from './auth-error.js';
 
 /** The realm every challenge names. */
 export const REALM = 'authlayer';
@@ -15,6 +15,17 @@ export function bearerChallenge(reason: AuthFailure): string {
   // RFC 6750 §3.1: no error code when the request had no credentials.
   if (reason === 'credentials_missing') return `Bearer realm="${REALM}"`;
   return `Bearer realm="${REALM}", error="invalid_token", error_description="${AUTH_FAILURE_DESCRIPTION[reason]}"`;
+}
+
+/**
+ * The refusal of a mode that takes Bearer tokens: the `AuthError` of `reason` with its RFC 6750
+ * challenge ({@link bearerChallenge}).
+ *
+ * @example
+ * throw bearerError('token_expired');
+ */
+export function bearerError(reason: AuthFailure): AuthError {
+  return new AuthError(reason, bearerChallenge(reason));
 }
 
 /**

@@ -6,6 +6,7 @@ export {
   REALM,
   apiKeyChallenge,
   bearerChallenge,
+  bearerError,
   combineChallenges,
   insufficientScopeChallenge,
   splitChallenges,

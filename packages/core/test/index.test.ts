@@ -24,6 +24,7 @@ describe('@authlayer/core public API', () => {
       'assertModeConfig',
       'authenticateNowOf',
       'bearerChallenge',
+      'bearerError',
       'combineChallenges',
       'configSchema',
       'createAuthContext',

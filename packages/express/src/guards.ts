@@ -1,12 +1,12 @@
 import {
-  AuthError,
   type AccessRule,
   ForbiddenError,
-  bearerChallenge,
+  bearerError,
   insufficientScopeChallenge,
   isRequirableName,
   readBearerToken,
   type AuthContext,
+  type AuthError,
   type ForbiddenReason,
 } from '@authlayer/core';
 import type { Request, RequestHandler } from 'express';
@@ -30,7 +30,7 @@ export function markAnonymous(req: Request, missing: AuthError): void {
   anonymousBecause.set(req, missing);
 }
 
-const NOT_AUTHENTICATED = new AuthError('credentials_missing', bearerChallenge('credentials_missing'));
+const NOT_AUTHENTICATED = bearerError('credentials_missing');
 
 /**
  * Makes a guard: the caller's `req.auth[held]` must contain every one of `names` (exact,

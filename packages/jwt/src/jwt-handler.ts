@@ -1,7 +1,6 @@
 import {
-  AuthError,
   assertModeConfig,
-  bearerChallenge,
+  bearerError,
   fromAuthenticateNow,
   isPromiseLike,
   type AuthConfig,
@@ -19,7 +18,7 @@ import { readToken } from './read-token.js';
 import { createTokenRecognizer } from './recognize-token.js';
 import { createProviderSelector } from './select-provider.js';
 import type { TokenCacheOptions } from './token-cache.js';
-import { refuse, translateJoseError } from './verify/translate-jose-error.js';
+import { translateJoseError } from './verify/translate-jose-error.js';
 
 const JWT_SCHEME: SecuritySchemePart = Object.freeze({
   name: 'BearerAuth',
@@ -89,8 +88,8 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   // Synchronous for a cached token and a static key (see AuthHandler.authenticateNow).
   function authenticateNow(request: AuthRequest): MaybePromise<AuthContext> {
     const bearer = readToken(request, config.jwt.cookie);
-    if (bearer.kind === 'absent') throw new AuthError('credentials_missing', bearerChallenge('credentials_missing'));
-    if (bearer.kind === 'malformed') throw new AuthError('token_malformed', bearerChallenge('token_malformed'));
+    if (bearer.kind === 'absent') throw bearerError('credentials_missing');
+    if (bearer.kind === 'malformed') throw bearerError('token_malformed');
     const { token } = bearer;
     const hit = cachedIn(providers, token, now());
     deps.observe?.tokenCache?.(hit === undefined ? 'miss' : 'hit');
@@ -158,13 +157,13 @@ function createRevocationCheck({
   if (isRevoked === undefined) return ({ context }) => context;
   const failed = (error: unknown): never => {
     logger.error(`isRevoked failed (${error instanceof Error ? error.name : typeof error}); the request is refused`);
-    throw refuse('token_revoked');
+    throw bearerError('token_revoked');
   };
   return ({ context, claims }) => {
     const judge = (answer: unknown): AuthContext => {
       if (typeof answer !== 'boolean')
         logger.error(`isRevoked answered ${typeof answer}, not a boolean; the request is refused`);
-      if (answer !== false) throw refuse('token_revoked');
+      if (answer !== false) throw bearerError('token_revoked');
       return context;
     };
     let answer: unknown;

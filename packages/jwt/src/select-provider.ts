@@ -1,6 +1,6 @@
+import { bearerError } from '@authlayer/core';
 import type { Provider } from './provider.js';
 import { decodeSegment, parseJsonObject } from './verify/decode-jws.js';
-import { refuse } from './verify/translate-jose-error.js';
 import { MAX_TOKEN_BYTES } from './verify/verify-token.js';
 
 /** Picks the provider that verifies a token. */
@@ -22,10 +22,10 @@ export function createProviderSelector(providers: readonly Provider[], several: 
   return (token) => {
     const first = token.indexOf('.');
     const last = token.lastIndexOf('.');
-    if (token.length > MAX_TOKEN_BYTES || first === last) throw refuse('token_malformed');
+    if (token.length > MAX_TOKEN_BYTES || first === last) throw bearerError('token_malformed');
     const { iss } = parseJsonObject(decodeSegment(token.slice(first + 1, last)));
     const provider = typeof iss === 'string' ? byIssuer.get(iss) : undefined;
-    if (provider === undefined) throw refuse('issuer_mismatch');
+    if (provider === undefined) throw bearerError('issuer_mismatch');
     return provider;
   };
 }

@@ -4,7 +4,7 @@ import { createCaptureLogger, createSigningKey, mintToken, type SigningKey } fro
 import { createLocalJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { createJoseVerifier, type TokenVerifier, type VerifierSettings } from '../src/verify/jose-verify.js';
 import { createKeySource } from '../src/keys/key-source.js';
-import { refuse } from '../src/verify/translate-jose-error.js';
+import { bearerError } from '@authlayer/core';
 import { createTokenVerifier, MAX_TOKEN_BYTES } from '../src/verify/verify-token.js';
 import { jwtConfig, NOW } from './fixtures.js';
 import { hostileClaims, hostileCorpus } from './hostile-corpus.js';
@@ -58,7 +58,7 @@ function contenders(key: JWTVerifyGetKey, alg: JwtAlgorithm, rules: Rules, clock
   const jose = createJoseVerifier(key, settings);
   // The handler's own shape check comes before either; jose alone is `bare` below.
   const reference: TokenVerifier = async (token) =>
-    token.length <= MAX_TOKEN_BYTES && SHAPE.test(token) ? jose(token) : Promise.reject(refuse('token_malformed'));
+    token.length <= MAX_TOKEN_BYTES && SHAPE.test(token) ? jose(token) : Promise.reject(bearerError('token_malformed'));
   const bare = async (token: string) => {
     const options = { algorithms: [alg], clockTolerance: rules.leewaySeconds, currentDate: new Date(clock.ms) };
     return (

@@ -115,7 +115,7 @@ describe('two real OpenID providers through providers, with discovery', () => {
     await expect(handler.authenticate(bearer(forged))).rejects.toMatchObject(failure('key_unavailable'));
     expect(impostor.paths).toEqual([WELL_KNOWN]);
     expect(logger.text).toEqual([
-      'error: auth.jwt.providers[2].discovery: the key set cannot be read (the discovery document names another issuer; its keys are not used); tokens are refused until it can',
+      'error: auth.jwt.providers[2].discovery: the key set cannot be read (the discovery document names another issuer); tokens are refused until it can',
     ]);
     expect(handler.readiness?.()).toMatchObject({ ready: false, keys: 'unavailable' });
   });

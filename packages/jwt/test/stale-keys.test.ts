@@ -58,7 +58,7 @@ describe('stale_keys_seconds: the last good key set during an outage', () => {
     await expect(ask()).rejects.toMatchObject(failure('key_unavailable'));
     expect(handler.readiness?.()).toEqual({ ready: false, keys: 'unavailable' });
     const until = new Date((NOW + MAX_AGE + 120) * 1000).toISOString();
-    const stale = `auth.jwt.discovery: the key set cannot be read (the request failed); the last good key set serves until ${until}`;
+    const stale = `auth.jwt.discovery: the key set cannot be read (unreachable); the last good key set serves until ${until}`;
     // Failed refreshes at 600, 630 and 719 s; at 720 s the cool-down allows none, the set is past its life.
     expect(logger.text).toEqual([`warn: ${stale}`, `warn: ${stale}`, `warn: ${stale}`]);
     await idp.start();

@@ -1,5 +1,5 @@
-import { AuthError, bearerChallenge, type AuthFailure } from '@authlayer/core';
-import { FetchFailure } from './fetch-json.js';
+import { bearerError, type AuthFailure } from '@authlayer/core';
+import { FetchFailure } from '@authlayer/core/internal';
 
 /** What the answer's checks compare against. */
 export interface AnswerExpectations {
@@ -37,7 +37,7 @@ export function checkAnswer(
 }
 
 function refuse(reason: AuthFailure): never {
-  throw new AuthError(reason, bearerChallenge(reason));
+  throw bearerError(reason);
 }
 
 /** Seconds since the epoch (RFC 7662 §2.2) in milliseconds; `null` when absent. */

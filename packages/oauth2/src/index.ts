@@ -5,7 +5,7 @@ export { createOAuth2Handler } from './oauth2-handler.js';
 export type { OAuth2HandlerDeps } from './oauth2-handler.js';
 export { ANSWER_CACHE_DEFAULTS } from './answer-cache.js';
 export type { AnswerCacheOptions } from './answer-cache.js';
-export { MAX_ANSWER_BYTES } from './fetch-json.js';
+export { MAX_ANSWER_BYTES } from './answer-limit.js';
 export { INTROSPECTION_LIMITS } from './introspection-limits.js';
 export type { IntrospectionLimitsOptions } from './introspection-limits.js';
 

@@ -1,5 +1,6 @@
 import type { OAuth2AuthMethod } from '@authlayer/core';
-import { fetchJsonObject } from './fetch-json.js';
+import { fetchJsonObject } from '@authlayer/core/internal';
+import { MAX_ANSWER_BYTES } from './answer-limit.js';
 
 /** How this API authenticates to the introspection endpoint. */
 export interface IntrospectionClient {
@@ -36,7 +37,11 @@ export function createIntrospect(client: IntrospectionClient): Introspect {
   }
   return (endpoint, token) => {
     const body = new URLSearchParams({ token, token_type_hint: 'access_token', ...credentials }).toString();
-    return fetchJsonObject(endpoint, { method: 'POST', headers, body }, client.timeoutMs);
+    return fetchJsonObject(endpoint, {
+      timeoutMs: client.timeoutMs,
+      maxBytes: MAX_ANSWER_BYTES,
+      init: { method: 'POST', headers, body },
+    });
   };
 }
 

@@ -1,7 +1,6 @@
 import {
-  AuthError,
   assertModeConfig,
-  bearerChallenge,
+  bearerError,
   ConfigError,
   createClaimsMapper,
   isAuthError,
@@ -111,21 +110,19 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
           );
         busy = true;
       } else health.failed(error);
-      throw new AuthError('key_unavailable', bearerChallenge('key_unavailable'));
+      throw bearerError('key_unavailable');
     }
   }
 
   function authenticate(request: AuthRequest): Promise<AuthContext> {
     const bearer = readBearerToken(request);
-    if (bearer.kind === 'absent')
-      return Promise.reject(new AuthError('credentials_missing', bearerChallenge('credentials_missing')));
-    if (bearer.kind === 'malformed')
-      return Promise.reject(new AuthError('token_malformed', bearerChallenge('token_malformed')));
+    if (bearer.kind === 'absent') return Promise.reject(bearerError('credentials_missing'));
+    if (bearer.kind === 'malformed') return Promise.reject(bearerError('token_malformed'));
     const key = digestOf(bearer.token);
     const cached = cache.get(key, now());
     if (cached !== undefined) return Promise.resolve(cached);
     const refused = refusals.get(key, now());
-    if (refused !== undefined) return Promise.reject(new AuthError(refused, bearerChallenge(refused)));
+    if (refused !== undefined) return Promise.reject(bearerError(refused));
     // One introspection request per token at a time: concurrent requests share its answer.
     let pending = inFlight.get(key);
     if (pending === undefined) {

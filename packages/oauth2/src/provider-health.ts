@@ -1,5 +1,5 @@
 import type { Logger } from '@authlayer/core';
-import { FetchFailure } from './fetch-json.js';
+import { FetchFailure } from '@authlayer/core/internal';
 
 /** Whether the provider answered the last time it was asked, told to operators once per change. */
 export interface ProviderHealth {
@@ -21,9 +21,11 @@ export function createProviderHealth(logger: Logger): ProviderHealth {
       state = 'fresh';
     },
     failed(error) {
-      const cause = error instanceof FetchFailure ? error.kind : 'an unexpected error';
+      const known = error instanceof FetchFailure;
+      const cause = known ? error.kind : 'an unexpected error';
       if (state !== 'unavailable') {
-        logger.warn(
+        // A misconfiguration (metadata naming another issuer) is an error, an outage a warning.
+        logger[known ? error.level : 'warn'](
           `auth.oauth2: the introspection endpoint cannot be used (${cause}); tokens are refused until it can`,
         );
       }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startLoopbackServer, type LoopbackServer } from '@authlayer/testkit';
 import { createIntrospect } from '../src/introspect.js';
-import { MAX_ANSWER_BYTES } from '../src/fetch-json.js';
+import { MAX_ANSWER_BYTES } from '../src/answer-limit.js';
 
 interface Seen {
   method: string;

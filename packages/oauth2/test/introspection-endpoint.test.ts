@@ -49,27 +49,27 @@ describe('discovery: introspection_endpoint from the issuer metadata', () => {
     [
       'names another issuer',
       () => ({ issuer: `${metadata.origin}/`, introspection_endpoint: `${metadata.origin}/i` }),
-      'the metadata names another issuer',
+      'the discovery document names another issuer',
     ],
     [
       'has no introspection_endpoint',
       () => ({ issuer: metadata.origin }),
-      'the metadata has no usable introspection_endpoint',
+      'the discovery document has no usable introspection_endpoint',
     ],
     [
       'has a relative one',
       () => ({ issuer: metadata.origin, introspection_endpoint: '/i' }),
-      'the metadata has no usable introspection_endpoint',
+      'the discovery document has no usable introspection_endpoint',
     ],
     [
       'has one with user info',
       () => ({ issuer: metadata.origin, introspection_endpoint: 'https://u:p@x/i' }),
-      'the metadata has no usable introspection_endpoint',
+      'the discovery document has no usable introspection_endpoint',
     ],
     [
       'has a non-http one',
       () => ({ issuer: metadata.origin, introspection_endpoint: 'file:///etc/passwd' }),
-      'the metadata has no usable introspection_endpoint',
+      'the discovery document has no usable introspection_endpoint',
     ],
   ])('refuses a document that %s, and asks again at the next request', async (_name, make, kind) => {
     document = make();
@@ -86,7 +86,7 @@ describe('discovery: introspection_endpoint from the issuer metadata', () => {
     const { authenticate, logger } = await handlerFor(config, provider.clients.basic.secret);
     await expect(authenticate(await provider.obtainToken())).rejects.toMatchObject({ reason: 'key_unavailable' });
     expect(logger.text).toEqual([
-      'warn: auth.oauth2: the introspection endpoint cannot be used (the metadata names another issuer); tokens are refused until it can',
+      'error: auth.oauth2: the introspection endpoint cannot be used (the discovery document names another issuer); tokens are refused until it can',
     ]);
   });
 });

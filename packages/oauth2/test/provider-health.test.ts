@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createCaptureLogger } from '@authlayer/testkit';
-import { FetchFailure } from '../src/fetch-json.js';
+import { FetchFailure } from '@authlayer/core/internal';
 import { createProviderHealth } from '../src/provider-health.js';
 
 describe('createProviderHealth', () => {

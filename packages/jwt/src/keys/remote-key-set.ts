@@ -1,8 +1,12 @@
+import { bearerError } from '@authlayer/core';
 import type { HandlerObserver, KeyState, Logger } from '@authlayer/core';
+import { discoverEndpoint, FetchFailure, fetchJsonObject } from '@authlayer/core/internal';
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
-import { joseErrorCode, refuse } from '../verify/translate-jose-error.js';
-import { discoverJwksUri } from './discovery.js';
-import { fetchJson, KeyFetchError } from './fetch-json.js';
+import { joseErrorCode } from '../verify/translate-jose-error.js';
+
+// Real key sets are a few KiB; refuse to buffer more than this.
+const MAX_KEY_SET_BYTES = 1024 * 1024;
+const ACCEPT_JSON = { headers: { accept: 'application/json' } };
 
 /**
  * Tuning of the remote key set. Not part of the config file: a library user may pass it as
@@ -82,16 +86,25 @@ export function createRemoteKeySet(location: KeySetLocation, settings: RemoteKey
   async function load(): Promise<void> {
     attemptedAt = now();
     try {
-      const url = 'jwksUrl' in location ? location.jwksUrl : await discoverJwksUri(location.issuer, timeoutMs, observe);
-      keys = createLocalJWKSet(checkKeySet(await fetchJson(url, timeoutMs, observe)));
+      const url =
+        'jwksUrl' in location
+          ? location.jwksUrl
+          : await discoverEndpoint(location.issuer, 'jwks_uri', { timeoutMs, observe });
+      const document = await fetchJsonObject(url, {
+        timeoutMs,
+        maxBytes: MAX_KEY_SET_BYTES,
+        init: ACCEPT_JSON,
+        observe,
+      });
+      keys = createLocalJWKSet(checkKeySet(document));
       fetchedAt = now();
       if (failed) logger.info(`${label}: the key set can be read again`);
       failed = false;
     } catch (error) {
       failed = true;
-      // Every failure of discovery and fetch is a KeyFetchError; a key set that passed checkKeySet
+      // Every failure of discovery and fetch is a FetchFailure; a key set that passed checkKeySet
       // is accepted by createLocalJWKSet.
-      const { reason: cause, level } = error as KeyFetchError;
+      const { kind: cause, level } = error as FetchFailure;
       const after = usable(now())
         ? `the last good key set serves until ${new Date(fetchedAt + maxAgeMs + staleMs).toISOString()}`
         : 'tokens are refused until it can';
@@ -104,7 +117,7 @@ export function createRemoteKeySet(location: KeySetLocation, settings: RemoteKey
     const at = now();
     if (due(at) && allowed(at)) await refresh();
     else if (pending !== null) await pending;
-    if (!usable(now())) throw refuse('key_unavailable');
+    if (!usable(now())) throw bearerError('key_unavailable');
     try {
       return await (keys as JWTVerifyGetKey)(header, token);
     } catch (error) {
@@ -135,13 +148,13 @@ export function createRemoteKeySet(location: KeySetLocation, settings: RemoteKey
  * A JWK Set of public keys (RFC 7517 §5). A set that publishes a private or symmetric key
  * (`d`, `k`) is refused whole: its publisher is not to be trusted with verification.
  */
-function checkKeySet(value: unknown): JSONWebKeySet {
-  const keys = (value as { keys?: unknown } | null)?.keys;
+function checkKeySet(value: Record<string, unknown>): JSONWebKeySet {
+  const { keys } = value;
   const valid =
     Array.isArray(keys) &&
     keys.every(
       (key) => typeof key === 'object' && key !== null && !Array.isArray(key) && !('d' in key) && !('k' in key),
     );
-  if (!valid) throw new KeyFetchError('the answer is not a valid key set');
-  return value as JSONWebKeySet;
+  if (!valid) throw new FetchFailure('the answer is not a valid key set');
+  return value as unknown as JSONWebKeySet;
 }

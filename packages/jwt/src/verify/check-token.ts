@@ -1,6 +1,5 @@
-import { readClaim, type JwtProviderConfig } from '@authlayer/core';
+import { bearerError, readClaim, type JwtProviderConfig } from '@authlayer/core';
 import { decodeSegment, parseJsonObject } from './decode-jws.js';
-import { refuse } from './translate-jose-error.js';
 
 /** A check of a verified token (its compact form and its claims) that throws `AuthError`. */
 export type TokenCheck = (token: string, claims: Readonly<Record<string, unknown>>) => void;
@@ -22,10 +21,10 @@ export function createTokenCheck(jwt: Pick<JwtProviderConfig, 'tokenType' | 'req
   const wanted = jwt.tokenType === null ? null : mediaType(jwt.tokenType);
   if (wanted === null && required.length === 0) return null;
   return (token, claims) => {
-    if (wanted !== null && typeOf(token) !== wanted) throw refuse('token_type_mismatch');
+    if (wanted !== null && typeOf(token) !== wanted) throw bearerError('token_type_mismatch');
     for (const path of required) {
       const value = readClaim(claims, path);
-      if (value === undefined || value === null) throw refuse('claim_invalid');
+      if (value === undefined || value === null) throw bearerError('claim_invalid');
     }
   };
 }

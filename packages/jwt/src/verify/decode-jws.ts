@@ -1,5 +1,5 @@
+import { bearerError } from '@authlayer/core';
 import type { JwtAlgorithm } from '@authlayer/core';
-import { refuse } from './translate-jose-error.js';
 
 /** The parts of a compact JWS (RFC 7515 §7.1) and what its protected header says. */
 export interface DecodedHeader {
@@ -23,7 +23,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * @throws AuthError `token_malformed` for a length of 4n + 1.
  */
 export function decodeSegment(segment: string): Buffer {
-  if (segment.length % 4 === 1) throw refuse('token_malformed');
+  if (segment.length % 4 === 1) throw bearerError('token_malformed');
   return Buffer.from(segment, 'base64url');
 }
 
@@ -38,9 +38,9 @@ export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   try {
     parsed = JSON.parse(utf8.decode(bytes));
   } catch {
-    throw refuse('token_malformed');
+    throw bearerError('token_malformed');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refuse('token_malformed');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw bearerError('token_malformed');
   return parsed as Record<string, unknown>;
 }
 
@@ -56,8 +56,8 @@ export function decodeHeader(segment: string, algorithms: ReadonlySet<string>): 
   const header = parseJsonObject(decodeSegment(segment));
   const b64 = checkCrit(header);
   const { alg } = header;
-  if (typeof alg !== 'string' || alg === '') throw refuse('token_malformed');
-  if (!algorithms.has(alg)) throw refuse('algorithm_not_allowed');
+  if (typeof alg !== 'string' || alg === '') throw bearerError('token_malformed');
+  if (!algorithms.has(alg)) throw bearerError('algorithm_not_allowed');
   return { header, alg: alg as JwtAlgorithm, b64 };
 }
 
@@ -88,11 +88,11 @@ export function createHeaderDecoder(algorithms: ReadonlySet<string>): (segment: 
 function checkCrit(header: Readonly<Record<string, unknown>>): boolean {
   const { crit } = header;
   if (crit === undefined) return true;
-  if (!Array.isArray(crit) || crit.length === 0) throw refuse('token_malformed');
+  if (!Array.isArray(crit) || crit.length === 0) throw bearerError('token_malformed');
   for (const name of crit) {
     // Only RFC 7797 `b64` is understood; any other name (or a non-string) is refused.
-    if (name !== 'b64' || header.b64 === undefined) throw refuse('token_malformed');
+    if (name !== 'b64' || header.b64 === undefined) throw bearerError('token_malformed');
   }
-  if (typeof header.b64 !== 'boolean') throw refuse('token_malformed');
+  if (typeof header.b64 !== 'boolean') throw bearerError('token_malformed');
   return header.b64;
 }

@@ -1,8 +1,9 @@
+import { bearerError } from '@authlayer/core';
 import type { JwtAlgorithm, MaybePromise } from '@authlayer/core';
 import type { CompactJWSHeaderParameters, CryptoKey, FlattenedJWSInput, JWTVerifyGetKey } from 'jose';
 import { createHeaderDecoder, decodeSegment, parseJsonObject } from './decode-jws.js';
 import type { TokenVerifier, VerifiedClaims, VerifierSettings } from './jose-verify.js';
-import { joseErrorCode, refuse, translateJoseError } from './translate-jose-error.js';
+import { joseErrorCode, translateJoseError } from './translate-jose-error.js';
 import { validateClaims } from './validate-claims.js';
 import { isCryptoKey, keyObjectFor, verifySignature } from './verify-signature.js';
 
@@ -73,11 +74,11 @@ export function createFastVerifier(
     const signature = decodeSegment(jws.signature);
     // RFC 7515 §5.2: the signing input is the ASCII of `header.payload`, exactly as sent.
     if (!verifySignature(alg, keyObject, token.slice(0, token.lastIndexOf('.')), signature)) {
-      throw refuse('signature_invalid');
+      throw bearerError('signature_invalid');
     }
     const payload = decodeSegment(jws.payload);
     // RFC 7797 §7: an unencoded payload is not for JWTs; jose refuses it after the signature.
-    if (!b64) throw refuse('token_malformed');
+    if (!b64) throw bearerError('token_malformed');
     const claims = parseJsonObject(payload);
     validateClaims(claims, jwt, nowSeconds);
     return claims;

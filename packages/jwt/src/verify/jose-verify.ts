@@ -1,6 +1,7 @@
+import { bearerError } from '@authlayer/core';
 import type { JwtConfig } from '@authlayer/core';
 import { jwtVerify, type CryptoKey, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
-import { joseErrorCode, refuse, translateJoseError } from './translate-jose-error.js';
+import { joseErrorCode, translateJoseError } from './translate-jose-error.js';
 import { timeFailure, timesOf } from './validate-claims.js';
 
 /** The payload of a token that passed every check. */
@@ -51,7 +52,7 @@ export function createJoseVerifier(key: JWTVerifyGetKey, settings: VerifierSetti
     // handler's own `iat` rule, the same expressions the fast path and the cache use.
     const nowSeconds = Math.floor((verifyOptions.currentDate as Date).getTime() / 1000);
     const failure = timeFailure(timesOf(payload), nowSeconds, jwt.leewaySeconds);
-    if (failure !== null) throw refuse(failure);
+    if (failure !== null) throw bearerError(failure);
     return payload;
   };
 }

@@ -1,4 +1,4 @@
-import { AuthError, bearerChallenge, isAuthError, type AuthFailure } from '@authlayer/core';
+import { bearerError, isAuthError, type AuthError, type AuthFailure } from '@authlayer/core';
 
 /** jose's `err.code` (`ERR_JWT_EXPIRED`, ...), or `''` for anything that has none. */
 export function joseErrorCode(error: unknown): string {
@@ -14,12 +14,7 @@ export function joseErrorCode(error: unknown): string {
  */
 export function translateJoseError(error: unknown): AuthError {
   if (isAuthError(error)) return error;
-  return refuse(failureOf(error));
-}
-
-/** The `AuthError` of `reason`, with its RFC 6750 challenge. */
-export function refuse(reason: AuthFailure): AuthError {
-  return new AuthError(reason, bearerChallenge(reason));
+  return bearerError(failureOf(error));
 }
 
 function failureOf(error: unknown): AuthFailure {

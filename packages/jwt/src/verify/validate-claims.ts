@@ -1,5 +1,5 @@
+import { bearerError } from '@authlayer/core';
 import type { AuthFailure, JwtConfig } from '@authlayer/core';
-import { refuse } from './translate-jose-error.js';
 
 /** The time claims of a verified token, as the token gave them (RFC 7519 §4.1.4–4.1.6). */
 export interface TokenTimes {
@@ -28,17 +28,17 @@ export type ClaimRules = Pick<JwtConfig, 'issuer' | 'audience' | 'leewaySeconds'
  */
 export function validateClaims(claims: Readonly<Record<string, unknown>>, rules: ClaimRules, nowSeconds: number): void {
   checkPresence(claims, rules);
-  if (rules.issuer !== null && claims.iss !== rules.issuer) throw refuse('issuer_mismatch');
-  if (rules.audience !== null && !hasAudience(claims.aud, rules.audience)) throw refuse('audience_mismatch');
+  if (rules.issuer !== null && claims.iss !== rules.issuer) throw bearerError('issuer_mismatch');
+  if (rules.audience !== null && !hasAudience(claims.aud, rules.audience)) throw bearerError('audience_mismatch');
   // jose refuses a clock that is not a finite number here, after iss and aud (a TypeError).
-  if (!Number.isFinite(nowSeconds)) throw refuse('token_malformed');
+  if (!Number.isFinite(nowSeconds)) throw bearerError('token_malformed');
   const iat = numericDate(claims.iat);
   const nbf = numericDate(claims.nbf);
   // jose checks nbf before it looks at the type of exp.
-  if (nbf !== undefined && nbf > nowSeconds + rules.leewaySeconds) throw refuse('token_not_yet_valid');
+  if (nbf !== undefined && nbf > nowSeconds + rules.leewaySeconds) throw bearerError('token_not_yet_valid');
   const exp = numericDate(claims.exp) as number;
   const failure = timeFailure({ exp, nbf, iat }, nowSeconds, rules.leewaySeconds);
-  if (failure !== null) throw refuse(failure);
+  if (failure !== null) throw bearerError(failure);
 }
 
 /**
@@ -65,9 +65,9 @@ export function timesOf(claims: Readonly<Record<string, unknown>>): TokenTimes {
 
 /** jose's presence check runs over `[exp, aud, iss]` reversed: `iss` first. */
 function checkPresence(claims: Readonly<Record<string, unknown>>, rules: ClaimRules): void {
-  if (rules.issuer !== null && !Object.hasOwn(claims, 'iss')) throw refuse('issuer_mismatch');
-  if (rules.audience !== null && !Object.hasOwn(claims, 'aud')) throw refuse('audience_mismatch');
-  if (!Object.hasOwn(claims, 'exp')) throw refuse('token_malformed');
+  if (rules.issuer !== null && !Object.hasOwn(claims, 'iss')) throw bearerError('issuer_mismatch');
+  if (rules.audience !== null && !Object.hasOwn(claims, 'aud')) throw bearerError('audience_mismatch');
+  if (!Object.hasOwn(claims, 'exp')) throw bearerError('token_malformed');
 }
 
 /** A string equal to `audience`, or a list with an entry equal to it; entries of other types are ignored. */
@@ -79,5 +79,5 @@ function hasAudience(aud: unknown, audience: string): boolean {
 /** `undefined` when absent; a claim present but not a number is malformed (jose: `invalid`). */
 function numericDate(value: unknown): number | undefined {
   if (value === undefined || typeof value === 'number') return value;
-  throw refuse('token_malformed');
+  throw bearerError('token_malformed');
 }

@@ -1,7 +1,7 @@
+import { bearerError } from '@authlayer/core';
 import { createHmac, KeyObject, timingSafeEqual, verify } from 'node:crypto';
 import type { JwtAlgorithm } from '@authlayer/core';
 import type { CryptoKey } from 'jose';
-import { refuse } from './translate-jose-error.js';
 
 // RFC 7518 §3.4: the JWS signature of ES256/384/512 is R || S, each coordinate exactly this long.
 const EC_COORDINATE_BYTES: Readonly<Record<string, number>> = { ES256: 32, ES384: 48, ES512: 66 };
@@ -50,7 +50,7 @@ export function keyObjectFor(key: CryptoKey, alg: JwtAlgorithm): KeyObject {
     keyObject = fitsAlgorithm(key, alg) ? KeyObject.from(key) : null;
     byAlg.set(alg, keyObject);
   }
-  if (keyObject === null) throw refuse('token_malformed');
+  if (keyObject === null) throw bearerError('token_malformed');
   return keyObject;
 }
 

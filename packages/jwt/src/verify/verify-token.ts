@@ -1,8 +1,8 @@
+import { bearerError } from '@authlayer/core';
 import type { MaybePromise } from '@authlayer/core';
 import type { JWTVerifyGetKey } from 'jose';
 import { createFastVerifier } from './fast-verify.js';
 import { createJoseVerifier, type TokenVerifier, type VerifiedClaims, type VerifierSettings } from './jose-verify.js';
-import { refuse } from './translate-jose-error.js';
 
 export type { TokenVerifier, VerifiedClaims, VerifierSettings } from './jose-verify.js';
 
@@ -24,7 +24,7 @@ export type TokenVerifierNow = (token: string) => MaybePromise<VerifiedClaims>;
 export function createTokenVerifierNow(key: JWTVerifyGetKey, settings: VerifierSettings): TokenVerifierNow {
   const verify = createFastVerifier(key, settings, createJoseVerifier(key, settings));
   return (token) => {
-    if (token.length > MAX_TOKEN_BYTES || !COMPACT_JWS.test(token)) throw refuse('token_malformed');
+    if (token.length > MAX_TOKEN_BYTES || !COMPACT_JWS.test(token)) throw bearerError('token_malformed');
     return verify(token);
   };
 }

@@ -1,0 +1,7 @@
+/**
+ * `@authlayer/core/internal`: what the authlayer packages share with each other and a mode
+ * package of your own may use, outside the semver promise of the main entry point while 0.x.
+ */
+export { discoverEndpoint, discoveryUrl, MAX_DOCUMENT_BYTES } from './remote/discovery.js';
+export { FetchFailure, fetchJsonObject } from './remote/fetch-json.js';
+export type { FetchJsonOptions } from './remote/fetch-json.js';

@@ -1,0 +1,14 @@
+import { describe, expect, it } from '@jest/globals';
+import * as internal from '../src/internal.js';
+
+describe('@authlayer/core/internal', () => {
+  it('exports exactly what the packages share', () => {
+    expect(Object.keys(internal).sort()).toEqual([
+      'FetchFailure',
+      'MAX_DOCUMENT_BYTES',
+      'discoverEndpoint',
+      'discoveryUrl',
+      'fetchJsonObject',
+    ]);
+  });
+});
