@@ -1,23 +1,35 @@
-import { ConfigError, type AuthConfig } from '@authlayer/core';
-
-/** The routes of this service that authenticate, as `access` keys name them. */
-export const GUARDABLE_ROUTES = ['POST /invoke'] as const;
+import { ConfigError, withAccessDefaults, type AccessValue, type AuthConfig } from '@authlayer/core';
 
 /**
- * Refuses an `access` entry for a route this service does not authenticate: it would guard
- * nothing, and an operator who wrote it expects a closed route (fail closed, at start-up).
+ * The service's own routes under the `access` table: what each needs unless the config says
+ * otherwise (an entry of the same key in the file wins). Without `access.default` in the file,
+ * every other path stays public, so it keeps answering 404 as it did before the table existed.
+ */
+export function withServiceRoutes(config: AuthConfig, metrics: boolean): AuthConfig {
+  const entries: Record<string, AccessValue> = {
+    'GET /healthz': 'public',
+    'GET /readyz': 'public',
+    ...(metrics ? { 'GET /metrics': 'public' } : {}),
+    'GET /openapi.json': 'public',
+    'GET /docs{/*path}': 'public',
+    'POST /invoke': 'authenticated',
+    ...(config.accessPolicy.default === null ? { '* {/*path}': 'public' } : {}),
+  };
+  return withAccessDefaults(config, entries);
+}
+
+/**
+ * Refuses `access` entries that match none of the service's routes: each would guard nothing, and
+ * an operator who wrote it expects a closed route (fail closed, at start-up).
  *
  * @throws ConfigError naming each such entry
  */
-export function checkAccessRoutes(config: AuthConfig): void {
-  const unknown = Object.keys(config.access).filter(
-    (route) => !(GUARDABLE_ROUTES as readonly string[]).includes(route),
-  );
-  if (unknown.length === 0) return;
+export function checkAccessRoutes(unmatched: readonly string[]): void {
+  if (unmatched.length === 0) return;
   throw new ConfigError(
-    unknown.map((route) => ({
+    unmatched.map((route) => ({
       path: `access.${route}`,
-      message: `the service has no authenticated route ${route} (access can guard: ${GUARDABLE_ROUTES.join(', ')})`,
+      message: `the service has no route that ${route} matches (its routes: GET /healthz, GET /readyz, GET /metrics, GET /openapi.json, GET /docs, POST /invoke)`,
     })),
   );
 }

@@ -14,7 +14,7 @@ import type { Logger as Pino } from 'pino';
 import { toLogger } from './logging.js';
 import { requestLog } from './request-log.js';
 import { createServiceMetrics } from './metrics.js';
-import { checkAccessRoutes } from './access.js';
+import { checkAccessRoutes, withServiceRoutes } from './access.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { docsRouter } from './routes/docs.js';
 import { healthRouter } from './routes/health.js';
@@ -48,8 +48,9 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   const { log, metrics: metricsOption, ...middlewareOptions } = options;
   const metrics = createServiceMetrics();
   const logger = options.logger ?? (log === undefined ? undefined : toLogger(log));
-  const parsed = isParsedAuthConfig(config) ? config : parseAuthConfig(config);
-  checkAccessRoutes(parsed);
+  const given = isParsedAuthConfig(config) ? config : parseAuthConfig(config);
+  const serveMetrics = metricsOption ?? given.metrics;
+  const parsed = withServiceRoutes(given, serveMetrics);
   const auth = await createAuthMiddleware(parsed, {
     ...middlewareOptions,
     ...(logger === undefined ? {} : { logger }),
@@ -68,15 +69,23 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   // Contract: any other method is 404. Without this, Express's routers answer OPTIONS themselves
   // (200 text/plain "POST"); a CORS preflight is the app's CORS handler's, and there is none here.
   app.use(onlyMethods('GET', 'HEAD', 'POST'));
+  // Every route below is under the access table: authenticated and authorized before it runs.
+  app.use(auth.access);
   app.use(healthRouter(auth));
-  if (metricsOption ?? auth.config.metrics) app.get('/metrics', metrics.handler);
+  if (serveMetrics) app.get('/metrics', metrics.handler);
   app.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  app.use(invokeRouter(auth));
+  app.use(invokeRouter());
   app.use(docsRouter());
   app.use(notFound());
   app.use(errorHandler(logger === undefined ? {} : { logger }));
+  try {
+    checkAccessRoutes(auth.unmatchedRules(app));
+  } catch (error) {
+    await auth.close();
+    throw error;
+  }
   return Object.assign(app, { shutdown: () => auth.close(), auth });
 }
 

@@ -1,8 +1,7 @@
 import { redactUrl, type AuthConfig, type HandlerDescription } from '@authlayer/core';
 import { resolve } from 'node:path';
-import { createAuthMiddleware, type AuthMiddlewareOptions } from '@authlayer/express';
-import { checkAccessRoutes } from './access.js';
-import { describeAuth } from './app.js';
+import type { AuthMiddlewareOptions } from '@authlayer/express';
+import { createApp, describeAuth } from './app.js';
 
 /** What `--check` prints: the resolved settings in the YAML's own (snake_case) shape. */
 export interface CheckReport {
@@ -39,8 +38,8 @@ export async function checkConfig(
   config: AuthConfig,
   options: AuthMiddlewareOptions,
 ): Promise<CheckReport> {
-  checkAccessRoutes(config);
-  const auth = await createAuthMiddleware(config, options);
+  // The whole app, as a start builds it: the access table is checked against its routes too.
+  const { auth } = await createApp(config, options);
   await auth.close();
   const { keyMaterial, details } = describeHandlers(config, auth.describe());
   const { roles, rateLimit, metrics, access, modes, ...rest } = config;

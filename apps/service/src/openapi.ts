@@ -1,6 +1,6 @@
 import type { AuthMiddleware } from '@authlayer/express';
 import { openApiSecurity } from '@authlayer/express';
-import type { AccessRule } from '@authlayer/core';
+import type { AccessValue } from '@authlayer/core';
 import { OpenApiBuilder, type OpenAPIObject, type ResponseObject } from 'openapi3-ts/oas31';
 
 const errorResponse = (description: string): ResponseObject => ({
@@ -16,7 +16,10 @@ const RATE_LIMITED: ResponseObject = {
 /** The service's OpenAPI 3.1 document, with the security schemes of the active handler. */
 export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
   const { schemes, requirements } = openApiSecurity(auth.handler);
-  const rule = auth.config.access['POST /invoke'];
+  const access = auth.accessFor('POST', '/invoke');
+  // As the access table says: [] for public, an empty requirement ({}) added for optional.
+  const security =
+    access.authentication === 'none' ? [] : access.authentication === 'optional' ? [...requirements, {}] : requirements;
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addTitle('authlayer reference service')
@@ -54,7 +57,7 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
     post: {
       operationId: 'invoke',
       summary: 'Authenticated invocation',
-      security: requirements,
+      security,
       requestBody: {
         required: true,
         content: {
@@ -78,10 +81,10 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
           },
         },
         '400': errorResponse('The body is not a JSON object with a string "query"'),
-        '401': errorResponse('Not authenticated (see the WWW-Authenticate header)'),
-        ...(rule === undefined
+        ...(access.authentication === 'none'
           ? {}
-          : { '403': errorResponse(`Authenticated but not allowed: needs ${describeRule(rule)}`) }),
+          : { '401': errorResponse('Not authenticated (see the WWW-Authenticate header)') }),
+        ...(access.mayRefuse ? { '403': errorResponse(describeRefusal(auth.config.access['POST /invoke'])) } : {}),
         '413': errorResponse('The body is over 1 MiB'),
         '415': errorResponse('The content type is not JSON'),
         ...(auth.config.rateLimit === null ? {} : { '429': RATE_LIMITED }),
@@ -91,10 +94,13 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
   return builder.getSpec();
 }
 
-/** `permissions invoke; scopes a, b` for the 403's description. */
-function describeRule(rule: AccessRule): string {
-  return (['permissions', 'scopes', 'roles'] as const)
+/** `Authenticated but not allowed: needs permissions invoke; scopes a, b` for the 403's description. */
+function describeRefusal(rule: AccessValue | undefined): string {
+  if (typeof rule !== 'object') return 'Authenticated but not allowed by the access table';
+  const needs = (['permissions', 'scopes', 'roles'] as const)
     .filter((kind) => rule[kind].length > 0)
-    .map((kind) => `${kind} ${rule[kind].join(', ')}`)
-    .join('; ');
+    .map((kind) => `${kind} ${rule[kind].join(', ')}`);
+  if (rule.any.length > 0) needs.push('one of its alternatives');
+  if (rule.tenantParam !== null) needs.push(`the tenant of :${rule.tenantParam}`);
+  return `Authenticated but not allowed: needs ${needs.join('; ')}`;
 }

@@ -84,16 +84,53 @@ describe('the reference service with access and several modes', () => {
     expect(doc.paths['/invoke'].post.responses['403']).toBeUndefined();
   });
 
-  it('refuses at start-up an access entry for a route the service does not authenticate', async () => {
-    const config = {
-      ...CONFIG,
-      access: { 'GET /healthz': { roles: ['ops'] }, 'POST /invoke': { permissions: ['invoke'] } },
-    };
+  it('refuses at start-up an access entry that matches none of its routes, naming it', async () => {
+    const config = { ...CONFIG, access: { 'GET /report': { roles: ['ops'] }, 'POST /invoke': 'authenticated' } };
     await expect(createApp(config, options())).rejects.toMatchObject({
       name: 'ConfigError',
-      message:
-        'access.GET /healthz: the service has no authenticated route GET /healthz (access can guard: POST /invoke)',
+      message: expect.stringMatching(/^access\.GET \/report: the service has no route that GET \/report matches/),
     });
+    const noMetrics = { ...CONFIG, access: { 'GET /metrics': { roles: ['ops'] } } };
+    await expect(createApp(noMetrics, options())).rejects.toMatchObject({ name: 'ConfigError' });
+  });
+});
+
+describe('every route of the service under the table', () => {
+  const ops = { roles: [{ name: 'ops', permissions: ['invoke'] }] };
+
+  it('guards its own routes as the file says; the rest keep their built-in entries', async () => {
+    const config = {
+      ...CONFIG,
+      ...ops,
+      metrics: true,
+      access: { 'GET /metrics': { roles: ['ops'] }, '* /docs{/*path}': 'deny', 'POST /invoke': 'public' },
+    };
+    const service = await createApp(config, options());
+    await request(service).get('/metrics').expect(401);
+    await request(service).get('/metrics').set('X-API-Key', KEY).expect(403);
+    await request(service).get('/docs/').expect(403);
+    await request(service).get('/healthz').expect(200);
+    const open = await request(service).post('/invoke').send({ query: 'q' }).expect(200);
+    expect(open.body).toEqual({ query: 'q' });
+    const doc = (await request(service).get('/openapi.json').expect(200)).body;
+    expect(doc.paths['/invoke'].post.security).toEqual([]);
+    expect(doc.paths['/invoke'].post.responses['401']).toBeUndefined();
+  });
+
+  it('without access.default unknown paths stay 404; with default: deny they are refused first', async () => {
+    await request(app).get('/nowhere').expect(404);
+    const closed = await createApp({ ...CONFIG, access: { default: 'deny' } }, options());
+    await request(closed).get('/nowhere').set('X-API-Key', KEY).expect(403);
+    await request(closed).get('/healthz').expect(200);
+    await request(closed).post('/invoke').set('X-API-Key', KEY).send({ query: 'q' }).expect(200);
+  });
+
+  it('documents an optional /invoke with the anonymous alternative', async () => {
+    const service = await createApp({ ...CONFIG, access: { 'POST /invoke': 'optional' } }, options());
+    const doc = (await request(service).get('/openapi.json').expect(200)).body;
+    expect(doc.paths['/invoke'].post.security).toEqual([{ APIKeyHeader: [] }, { BearerAuth: [] }, {}]);
+    const anonymous = await request(service).post('/invoke').send({ query: 'q' }).expect(200);
+    expect(anonymous.body.auth.method).toBe('none');
   });
 });
 

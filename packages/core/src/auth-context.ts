@@ -26,7 +26,23 @@ export interface AuthContext {
 /** The fields a handler may set; everything left out is `null` or an empty list (`issuer`: absent). */
 export type AuthContextInit = { readonly method: AuthMethod } & Partial<Omit<AuthContext, 'method' | 'issuer'>> & {
     readonly issuer?: string | null;
+    /** The verified token's claims, for {@link verifiedClaims}; never part of the JSON. */
+    readonly claims?: Readonly<Record<string, unknown>>;
   };
+
+// A registered symbol, so a context made by another copy of core still answers verifiedClaims.
+const CLAIMS = Symbol.for('authlayer.claims');
+
+/**
+ * The verified claims of the token behind a context (JWT and OAuth2 modes: the token's payload,
+ * or the introspection answer), so a handler reads a claim the context does not map without
+ * parsing the token again: `verifiedClaims(req.auth)?.org_name`. `null` for API keys, anonymous
+ * callers and no context.
+ */
+export function verifiedClaims(context: AuthContext | undefined | null): Readonly<Record<string, unknown>> | null {
+  const claims = (context as { [CLAIMS]?: Readonly<Record<string, unknown>> } | null | undefined)?.[CLAIMS];
+  return claims ?? null;
+}
 
 /**
  * Builds a frozen {@link AuthContext}, filling every missing field with `null` or `[]` and
@@ -46,7 +62,10 @@ export function createAuthContext(init: AuthContextInit): AuthContext {
     scopes: freezeUnique(init.scopes),
     tenantId: init.tenantId ?? null,
   };
-  return Object.freeze(typeof init.issuer === 'string' ? { ...context, issuer: init.issuer } : context);
+  const made = typeof init.issuer === 'string' ? { ...context, issuer: init.issuer } : context;
+  // Not enumerable: the JSON, and what a test's deep equality sees, stay the contract's shape.
+  if (init.claims !== undefined) Object.defineProperty(made, CLAIMS, { value: Object.freeze({ ...init.claims }) });
+  return Object.freeze(made);
 }
 
 // Most identities have a list or two empty: they share one frozen empty list.

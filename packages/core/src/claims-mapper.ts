@@ -63,6 +63,7 @@ export function createClaimsMapper(
       scopes: toScopes(scopes(payload)),
       tenantId: toIdentifier(tenantId(payload)),
       issuer,
+      claims: payload,
     });
   };
 }

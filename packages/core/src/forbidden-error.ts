@@ -1,10 +1,20 @@
-/** Which kind of name the caller lacked. Wire strings, so snake_case. */
-export type ForbiddenReason = 'permission_missing' | 'scope_missing' | 'role_missing';
+/**
+ * Why an authenticated caller is refused: the kind of name it lacks, a route parameter that names
+ * another tenant (`tenant_mismatch`), or a route closed to everyone (`route_denied`). Wire strings.
+ */
+export type ForbiddenReason =
+  'permission_missing' | 'scope_missing' | 'role_missing' | 'tenant_mismatch' | 'route_denied';
 
-const WHAT: Readonly<Record<ForbiddenReason, string>> = Object.freeze({
+const WHAT: Readonly<Record<'permission_missing' | 'scope_missing' | 'role_missing', string>> = Object.freeze({
   permission_missing: 'permission',
   scope_missing: 'scope',
   role_missing: 'role',
+});
+
+// Fixed sentences: neither the caller's tenant nor the request's parameter is ever repeated.
+const FIXED: Readonly<Record<'tenant_mismatch' | 'route_denied', string>> = Object.freeze({
+  tenant_mismatch: "the resource belongs to another tenant than the caller's",
+  route_denied: 'this route is closed to every caller',
 });
 
 // RFC 6749 §3.3 scope-token: printable ASCII without space, `"` or `\`, so a name can stand in an
@@ -27,6 +37,7 @@ export function isRequirableName(name: unknown): name is string {
  * describeForbidden('permission_missing', ['invoke']); // 'the permission invoke is required'
  */
 export function describeForbidden(reason: ForbiddenReason, missing: readonly string[]): string {
+  if (reason === 'tenant_mismatch' || reason === 'route_denied') return FIXED[reason];
   const what = WHAT[reason];
   return missing.length === 1
     ? `the ${what} ${missing[0]} is required`
@@ -53,7 +64,8 @@ export class ForbiddenError extends Error {
   /**
    * @param reason - which kind of name is missing
    * @param challenge - the full `WWW-Authenticate` value, or null for none
-   * @param missing - the required names the caller lacks (at least one)
+   * @param missing - the required names the caller lacks (at least one; none for `tenant_mismatch`
+   *   and `route_denied`)
    */
   constructor(
     readonly reason: ForbiddenReason,

@@ -1,4 +1,4 @@
-export { createAuthContext } from './auth-context.js';
+export { createAuthContext, verifiedClaims } from './auth-context.js';
 export type { AuthContext, AuthContextInit, AuthMethod } from './auth-context.js';
 export { AUTH_FAILURE_CAUSE, AUTH_FAILURE_DESCRIPTION, AuthError, isAuthError, isFailedGuess } from './auth-error.js';
 export type { AuthFailure } from './auth-error.js';
@@ -40,7 +40,6 @@ export type { MaybePromise } from './authenticate-now.js';
 export { createPermissionResolver } from './role-permissions.js';
 export type { PermissionResolver } from './role-permissions.js';
 export type {
-  AccessRule,
   AuthConfig,
   ApiKeyEntryConfig,
   ApiKeysConfig,
@@ -51,8 +50,18 @@ export type {
   RateLimitConfig,
   RoleConfig,
 } from './config/auth-config.js';
-export { FALLBACKS } from './config/access-schema.js';
-export type { Fallback } from './config/access-schema.js';
+export { ACCESS_DEFAULTS, ACCESS_WORDS, FALLBACKS, compileRouteKey } from './config/access-schema.js';
+export type {
+  AccessDefault,
+  AccessPolicy,
+  AccessRequirement,
+  AccessRule,
+  AccessValue,
+  AccessWord,
+  CompiledRoute,
+  Fallback,
+  RouteParams,
+} from './config/access-schema.js';
 export { ConfigError, isConfigError } from './config/config-error.js';
 export type { ConfigIssue } from './config/config-error.js';
 export { configSchema } from './config/config-schema.js';
@@ -69,4 +78,9 @@ export {
 export type { AuthMode, JwtAlgorithm, OAuth2AuthMethod } from './config/defaults.js';
 export { apiKeyVariable } from './config/sections/api-keys.js';
 export { loadConfig, parseYaml } from './config/load-config-file.js';
-export { assertModeConfig, isParsedAuthConfig, parseAuthConfig } from './config/parse-auth-config.js';
+export {
+  assertModeConfig,
+  isParsedAuthConfig,
+  parseAuthConfig,
+  withAccessDefaults,
+} from './config/parse-auth-config.js';

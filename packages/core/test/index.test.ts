@@ -4,6 +4,8 @@ import * as core from '../src/index.js';
 describe('@authlayer/core public API', () => {
   it('exports exactly the documented values', () => {
     expect(Object.keys(core).sort()).toEqual([
+      'ACCESS_DEFAULTS',
+      'ACCESS_WORDS',
       'AUTH_FAILURE_CAUSE',
       'AUTH_FAILURE_DESCRIPTION',
       'AUTH_MODES',
@@ -26,6 +28,7 @@ describe('@authlayer/core public API', () => {
       'bearerChallenge',
       'bearerError',
       'combineChallenges',
+      'compileRouteKey',
       'configSchema',
       'createAuthContext',
       'createClaimsMapper',
@@ -50,6 +53,8 @@ describe('@authlayer/core public API', () => {
       'redactUrl',
       'soleHeaderValue',
       'splitChallenges',
+      'verifiedClaims',
+      'withAccessDefaults',
     ]);
   });
 

@@ -56,50 +56,153 @@ describe('auth.fallback', () => {
 });
 
 describe('access', () => {
-  it('fills empty lists and keeps each rule frozen', () => {
+  it('fills empty lists, keeps each rule frozen, and splits off the policy', () => {
     const config = parseAuthConfig({
-      auth: {},
+      auth: { mode: ['api_key', 'jwt'], jwt: jwks },
       access: {
+        default: 'deny',
+        report_only: true,
         'POST /invoke': { permissions: ['invoke'] },
-        'GET /reports/x': { scopes: ['reports:read'], roles: ['a', 'b'] },
+        'GET /tenants/:tenant/reports{/:id}': {
+          scopes: ['reports:read'],
+          any: [{ roles: ['auditor'] }, { permissions: ['reports', 'reports'] }],
+          modes: ['jwt'],
+          tenant_param: 'tenant',
+        },
+        'GET /me': 'optional',
+        'GET /status': 'public',
+        '* /internal/*path': 'deny',
+        'GET /ok': 'authenticated',
       },
     });
+    expect(config.accessPolicy).toEqual({ default: 'deny', reportOnly: true });
     expect(config.access).toEqual({
-      'POST /invoke': { permissions: ['invoke'], scopes: [], roles: [] },
-      'GET /reports/x': { permissions: [], scopes: ['reports:read'], roles: ['a', 'b'] },
+      'POST /invoke': { permissions: ['invoke'], scopes: [], roles: [], any: [], modes: null, tenantParam: null },
+      'GET /tenants/:tenant/reports{/:id}': {
+        permissions: [],
+        scopes: ['reports:read'],
+        roles: [],
+        any: [
+          { permissions: [], scopes: [], roles: ['auditor'] },
+          { permissions: ['reports'], scopes: [], roles: [] },
+        ],
+        modes: ['jwt'],
+        tenantParam: 'tenant',
+      },
+      'GET /me': 'optional',
+      'GET /status': 'public',
+      '* /internal/*path': 'deny',
+      'GET /ok': 'authenticated',
     });
-    expect(Object.isFrozen(config.access['POST /invoke']?.permissions)).toBe(true);
+    const rule = config.access['POST /invoke'];
+    expect(typeof rule === 'object' && Object.isFrozen(rule.permissions)).toBe(true);
   });
 
+  it('defaults to no rules, default not given (authenticated), and report_only false', () => {
+    const config = parseAuthConfig({ auth: {} });
+    expect(config.access).toEqual({});
+    expect(config.accessPolicy).toEqual({ default: null, reportOnly: false });
+  });
+
+  const rule = { permissions: ['x'] };
   it.each([
+    ['a lower-case method', { 'post /invoke': rule }, 'access.post /invoke', /must be "METHOD \/pattern"/],
+    ['no path', { POST: rule }, 'access.POST', /must be "METHOD \/pattern"/],
+    ['an unknown method', { 'FETCH /a': rule }, 'access.FETCH /a', /FETCH is not a method a rule can name/],
     [
-      'a lower-case method',
-      { 'post /invoke': { permissions: ['x'] } },
-      'access.post /invoke',
-      'must be "METHOD /path", for example "POST /invoke"',
+      'a pattern Express cannot parse',
+      { 'GET /a/:': rule },
+      'access.GET /a/:',
+      /^Express cannot parse the pattern: Missing parameter name at index 4: \/a\/:$/,
     ],
-    ['no path', { POST: { permissions: ['x'] } }, 'access.POST', 'must be "METHOD /path", for example "POST /invoke"'],
     [
-      'an entry requiring nothing',
-      { 'POST /invoke': {} },
-      'access.POST /invoke',
-      'must list permissions, scopes or roles',
+      'a regular-expression group',
+      { 'GET /a/(x)': rule },
+      'access.GET /a/(x)',
+      /^Express cannot parse the pattern: Unexpected \(/,
     ],
-    ['an unknown field', { 'POST /invoke': { permission: ['x'] } }, 'access.POST /invoke.permission', 'unknown field'],
+    ['a bare splat of Express 4', { 'GET /a/*': rule }, 'access.GET /a/*', /^Express cannot parse the pattern/],
+    ['a misspelt default', { defualt: 'deny' }, 'access.defualt', /\(did you mean default\?\)$/],
+    ['an empty rule', { 'POST /invoke': {} }, 'access.POST /invoke', /^an empty rule/],
+    ['an unknown word', { 'GET /a': 'private' }, 'access.GET /a', /public, optional, authenticated, deny/],
+    [
+      'an unknown field, with a suggestion',
+      { 'POST /invoke': { permission: ['x'] } },
+      'access.POST /invoke.permission',
+      /^unknown field \(did you mean permissions\?\)$/,
+    ],
     [
       'a name with a space',
       { 'POST /invoke': { roles: ['a b'] } },
       'access.POST /invoke.roles[0]',
-      'must be 1 to 128 characters of printable ASCII without space, " or \\',
+      /printable ASCII without space/,
     ],
     [
       'a list that is a string',
       { 'POST /invoke': { scopes: 'read' } },
       'access.POST /invoke.scopes',
-      'must be a list, not a string',
+      /^must be a list, not a string$/,
     ],
-    ['access as a list', [], 'access', 'must be a mapping, not a list'],
-  ])('refuses %s', (_name, access, path, message) => {
-    expect(issuesOf({ auth: {}, access })).toContainEqual({ path, message });
+    ['an empty any', { 'GET /a': { any: [] } }, 'access.GET /a.any', /^must list at least one entry$/],
+    [
+      'an any entry with any',
+      { 'GET /a': { any: [{ roles: ['a'], any: [{ roles: ['b'] }] }] } },
+      'access.GET /a.any[0].any',
+      /^an entry of any lists only permissions, scopes and roles$/,
+    ],
+    [
+      'an any entry with modes',
+      { 'GET /a': { any: [{ roles: ['a'], modes: ['api_key'] }] } },
+      'access.GET /a.any[0].modes',
+      /^an entry of any lists only/,
+    ],
+    [
+      'an any entry with tenant_param',
+      { 'GET /a/:t': { any: [{ roles: ['a'], tenant_param: 't' }] } },
+      'access.GET /a/:t.any[0].tenant_param',
+      /^an entry of any lists only/,
+    ],
+    [
+      'an empty any entry',
+      { 'GET /a': { any: [{}] } },
+      'access.GET /a.any[0]',
+      /^must list permissions, scopes or roles$/,
+    ],
+    [
+      'a mode auth.mode does not list',
+      { 'GET /a': { roles: ['a'], modes: ['jwt'] } },
+      'access.GET /a.modes',
+      /^jwt is not a mode auth.mode lists$/,
+    ],
+    [
+      'an unknown mode',
+      { 'GET /a': { roles: ['a'], modes: ['saml'] } },
+      'access.GET /a.modes[0]',
+      /must be one of: api_key, jwt, oauth2/,
+    ],
+    ['empty modes', { 'GET /a': { roles: ['a'], modes: [] } }, 'access.GET /a.modes', /^must list at least one mode$/],
+    [
+      'tenant_param naming no parameter',
+      { 'GET /t/:tenant': { tenant_param: 'tenantId' } },
+      'access.GET /t/:tenant.tenant_param',
+      /^tenantId is not a parameter of the pattern \(it has tenant\)$/,
+    ],
+    [
+      'tenant_param on a pattern without parameters',
+      { 'GET /t': { tenant_param: 'tenant' } },
+      'access.GET /t.tenant_param',
+      /\(it has none\)$/,
+    ],
+    [
+      'a default that is not a default',
+      { default: 'public' },
+      'access.default',
+      /^must be one of: authenticated, deny$/,
+    ],
+    ['report_only that is not a boolean', { report_only: 'yes' }, 'access.report_only', /^must be a boolean/],
+    ['access as a list', [], 'access', /^must be a mapping, not a list$/],
+  ])('refuses %s, naming the key', (_name, access, path, message) => {
+    const issues = issuesOf({ auth: {}, access });
+    expect(issues.find((issue) => issue.path === path)?.message).toMatch(message);
   });
 });

@@ -79,6 +79,7 @@ describe('parseAuthConfig: defaults', () => {
       rateLimit: null,
       metrics: false,
       access: {},
+      accessPolicy: { default: null, reportOnly: false },
     });
   });
 
@@ -94,6 +95,7 @@ describe('parseAuthConfig: defaults', () => {
       rateLimit: null,
       metrics: false,
       access: {},
+      accessPolicy: { default: null, reportOnly: false },
     });
   });
 
@@ -134,6 +136,7 @@ describe('parseAuthConfig: defaults', () => {
       modes: ['jwt'],
       fallback: 'no_auth',
       access: {},
+      accessPolicy: { default: null, reportOnly: false },
       apiKeys: {
         envVar: 'K',
         prefix: 'prod',
@@ -634,6 +637,7 @@ describe('parseAuthConfig: the result', () => {
       'rateLimit',
       'metrics',
       'access',
+      'accessPolicy',
     ]);
     expect(JSON.parse(JSON.stringify(config))).toEqual(config);
   });

@@ -7,6 +7,7 @@ import {
   type AuthError,
   type AuthMethod,
   type AuthRequest,
+  type ForbiddenError,
   type Logger,
   type MaybePromise,
 } from '@authlayer/core';
@@ -37,6 +38,14 @@ export interface AuthenticateDeps {
    * of them goes on with the anonymous context instead of the 401 `credentials_missing`.
    */
   readonly optional: readonly string[] | null;
+  /** Let a CORS preflight through unauthenticated (`req.auth` unset). */
+  readonly passPreflight: boolean;
+  /**
+   * Optional: asked once the caller is known, before the decision (`auth.access`): a refusal is a
+   * 403 (or, with `reportOnly`, a `would_refuse` decision and the request goes on).
+   */
+  readonly authorize?: (req: Request, context: AuthContext) => ForbiddenError | null;
+  readonly reportOnly?: boolean;
 }
 
 const ANONYMOUS = createAuthContext({ method: 'none' });
@@ -59,7 +68,7 @@ export function authenticateRequest(
   res: Response,
   next: NextFunction,
 ): void | Promise<void> {
-  if (isPreflight(req)) return next();
+  if (deps.passPreflight && isPreflight(req)) return next();
   const started = deps.onDecision === undefined ? 0 : performance.now();
   if (deps.limits !== null) return authenticateLimited(deps, deps.limits, req, res, next, started);
   let answer: MaybePromise<AuthContext>;
@@ -110,7 +119,7 @@ async function authenticateLimited(
     decide(deps, res, started, { outcome: 'rate_limited', reason: 'too_many_requests', userId: context.userId });
     return tooMany(req, res, wait);
   }
-  allow(deps, context, req, res, next, started);
+  return allow(deps, context, req, res, next, started);
 }
 
 /**
@@ -139,12 +148,48 @@ function allow(
   res: Response,
   next: NextFunction,
   started: number,
-): void {
-  decide(deps, res, started, { outcome: 'allowed', reason: null, userId: context.userId, method: context.method });
+): void | Promise<void> {
+  const refusal = deps.authorize === undefined ? null : deps.authorize(req, context);
+  if (refusal === null) {
+    decide(deps, res, started, { outcome: 'allowed', reason: null, userId: context.userId, method: context.method });
+  } else if (deps.reportOnly === true) {
+    decide(deps, res, started, {
+      outcome: 'would_refuse',
+      reason: refusal.reason,
+      userId: context.userId,
+      method: context.method,
+    });
+  } else {
+    return forbid(deps, refusal, req, res, started, context);
+  }
   req.auth = context;
   // Expect: 100-continue (with continueAfterAuthentication): only now is the client told to upload.
   sendContinueIfAwaited(req, res);
   next();
+}
+
+/**
+ * 403: the decision (`forbidden` and the reason), and the refusal, before the body is read; no
+ * `100 Continue` was sent, and an upload still to come closes the connection. One microtask later,
+ * as `failed` refuses: only then does `req.complete` say whether a body is to come.
+ */
+export async function forbid(
+  deps: AuthenticateDeps,
+  refusal: ForbiddenError,
+  req: Request,
+  res: Response,
+  started: number,
+  context: AuthContext | null,
+): Promise<void> {
+  await Promise.resolve();
+  decide(deps, res, started, {
+    outcome: 'forbidden',
+    reason: refusal.reason,
+    userId: context?.userId ?? null,
+    ...(context === null ? {} : { method: context.method }),
+  });
+  closeUnreadBody(req, res);
+  sendRefusal(res, refusal);
 }
 
 /** Reports the one decision of a request to `onDecision`, if there is a listener. */

@@ -38,11 +38,23 @@ export function modeTriedFor(request: object): Method | undefined {
  *
  * @param handlers - at least two, of distinct methods, in the order `auth.mode` lists them
  * @param _config - the parsed config (the modes speak for themselves; kept for callers)
+ * @param only - the methods that may authenticate (default: all); the others' credentials are
+ *   refused as missing, with the challenges of these alone
  */
-export async function combineHandlers(handlers: readonly AuthHandler[], _config?: AuthConfig): Promise<AuthHandler> {
-  const missing = await Promise.all(handlers.map(missingChallenge));
+export async function combineHandlers(
+  handlers: readonly AuthHandler[],
+  _config?: AuthConfig,
+  only: readonly Method[] = handlers.map((handler) => handler.method),
+): Promise<AuthHandler> {
+  // `only` (a route's `modes`): a credential for another mode is answered as no credential at all.
+  const allowed = handlers.filter((handler) => only.includes(handler.method));
+  const missing = await Promise.all(allowed.map(missingChallenge));
   const noCredentials = new AuthError('credentials_missing', combineChallenges(...missing));
-  const pick = createHandlerPicker(handlers);
+  const choose = createHandlerPicker(handlers);
+  const pick = (request: AuthRequest) => {
+    const handler = choose(request);
+    return handler !== undefined && allowed.includes(handler) ? handler : undefined;
+  };
 
   const nowOf = new Map(handlers.map((handler) => [handler, authenticateNowOf(handler)]));
   // The chosen mode's challenge first; the others add only the schemes it does not name.
@@ -66,7 +78,7 @@ export async function combineHandlers(handlers: readonly AuthHandler[], _config?
   }
 
   return Object.freeze({
-    method: (handlers[0] as AuthHandler).method,
+    method: ((allowed[0] ?? handlers[0]) as AuthHandler).method,
     ...fromAuthenticateNow(authenticateNow),
     describe: () => Object.fromEntries(handlers.map((handler) => [handler.method, handler.describe?.() ?? {}])),
     readiness: () => combineReadiness(handlers.map((handler) => handler.readiness?.() ?? { ready: true })),

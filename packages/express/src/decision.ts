@@ -1,7 +1,10 @@
 import type { AuthMethod } from '@authlayer/core';
 
-/** How a request's authentication ended. */
-export type DecisionOutcome = 'allowed' | 'refused' | 'rate_limited' | 'error';
+/**
+ * How a request's authentication (and, with `auth.access`, authorization) ended: `forbidden` is a
+ * 403 of the table, `would_refuse` one that `report_only` let through.
+ */
+export type DecisionOutcome = 'allowed' | 'refused' | 'forbidden' | 'would_refuse' | 'rate_limited' | 'error';
 
 /**
  * One authentication decision, made once per request by the middleware: what the audit line and
@@ -14,7 +17,8 @@ export interface AuthDecision {
   /**
    * Why it was not allowed: the AuthError's reason (`token_expired`, ...), `too_many_failures`
    * (the client address is over `failed_auth_per_minute`), `too_many_requests` (the identity is
-   * over `requests_per_minute`), `handler_failed`; `null` when allowed.
+   * over `requests_per_minute`), `handler_failed`, a 403's reason (`permission_missing`,
+   * `route_denied`, ...); `null` when allowed.
    */
   readonly reason: string | null;
   /** The caller's userId once authenticated, else `null`. */

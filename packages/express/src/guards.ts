@@ -1,19 +1,21 @@
 import {
-  type AccessRule,
   ForbiddenError,
   bearerError,
   insufficientScopeChallenge,
   isRequirableName,
   readBearerToken,
+  type AccessRequirement,
+  type AccessRule,
+  type AccessValue,
   type AuthContext,
   type AuthError,
   type ForbiddenReason,
 } from '@authlayer/core';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { sendRefusal } from './error-handler.js';
 
 /** The lists of an AuthContext a guard can require names from. */
-type Held = 'permissions' | 'scopes' | 'roles';
+export type Held = 'permissions' | 'scopes' | 'roles';
 
 const REASON: Readonly<Record<Held, ForbiddenReason>> = {
   permissions: 'permission_missing',
@@ -43,17 +45,51 @@ function createGuard(held: Held, fn: string, names: readonly unknown[]): Request
   }
   const required = Object.freeze([...new Set(names as string[])]);
   return (req, res, next) => {
-    const context: AuthContext | undefined = req.auth;
-    if (context === undefined) return sendRefusal(res, NOT_AUTHENTICATED);
-    const spared = anonymousBecause.get(req);
-    if (spared !== undefined && context.method === 'none') return sendRefusal(res, spared);
-    const missing = required.filter((name) => !context[held].includes(name));
+    const context = callerOf(req, res);
+    if (context === null) return;
+    const missing = missingNames(context, held, required);
     if (missing.length === 0) return next();
-    sendRefusal(res, forbidden(held, missing, required, req));
+    refuseUnread(res, forbidden(held, missing, required, req));
   };
 }
 
-function forbidden(held: Held, missing: string[], required: readonly string[], req: Request): ForbiddenError {
+/**
+ * The authenticated caller, or null after answering 401: no `req.auth` (no `auth` before the
+ * guard), or anonymous through `auth.optional` (the mode's own challenge asks for credentials).
+ */
+function callerOf(req: Request, res: Response): AuthContext | null {
+  const context: AuthContext | undefined = req.auth;
+  if (context === undefined) {
+    sendRefusal(res, NOT_AUTHENTICATED);
+    return null;
+  }
+  const spared = anonymousBecause.get(req);
+  if (spared !== undefined && context.method === 'none') {
+    sendRefusal(res, spared);
+    return null;
+  }
+  return context;
+}
+
+/**
+ * The names of `required` that `context[held]` lacks. Only an exact entry of a real list counts:
+ * a `req.auth` that something else set, with a string where the list should be, holds nothing
+ * (a string's `includes` would grant `admin` to `superadmin`).
+ */
+export function missingNames(context: AuthContext, held: Held, required: readonly string[]): string[] {
+  const list: unknown = (context as Partial<AuthContext>)[held];
+  if (!Array.isArray(list)) return [...required];
+  return required.filter((name) => !list.includes(name));
+}
+
+/** A guard's refusal; an upload still to come closes the connection rather than being read. */
+function refuseUnread(res: Response, error: AuthError | ForbiddenError): void {
+  if (!res.req.complete) res.setHeader('Connection', 'close');
+  sendRefusal(res, error);
+}
+
+/** The 403 of a missing name, with RFC 6750 `insufficient_scope` when a Bearer credential came. */
+export function forbidden(held: Held, missing: string[], required: readonly string[], req: Request): ForbiddenError {
   const reason = REASON[held];
   const withChallenge = readBearerToken(req).kind === 'token';
   const error = new ForbiddenError(reason, null, missing);
@@ -101,23 +137,109 @@ export function requireRoles(...names: string[]): RequestHandler {
   return createGuard('roles', 'requireRoles', names);
 }
 
-const PASS: RequestHandler = (_req, _res, next) => next();
-
 /**
- * The guard of one `access` entry of the config: the caller needs every permission, scope and
- * role it lists (checked in that order, the first kind missing answering 403). No entry
- * (`undefined`) = any authenticated caller, and the guard passes everything.
+ * The guard of one `access` rule object (`auth.config.access['POST /invoke']`, or the same shape by
+ * hand, missing lists taken as empty), for routes wired one by one: the caller needs every
+ * permission, scope and role it lists, and one entry of its `any` (checked in that order, the
+ * first kind missing answering 403). `tenant_param` and `modes` need `auth.access`, which knows the
+ * route's pattern and authenticates for it. Prefer `app.use(auth.access)`: it applies the table.
  *
+ * @throws TypeError at once for `undefined`, `null`, a word (`public`, ...), an unknown field, a
+ *   rule that requires nothing, or `modes`/`tenant_param`: a mistyped key is a crash at start-up,
+ *   never an open route
  * @example
  * app.post('/invoke', auth, requireAccess(auth.config.access['POST /invoke']), handler);
  */
-export function requireAccess(rule: AccessRule | undefined): RequestHandler {
-  const guards: RequestHandler[] = [];
-  if (rule !== undefined && rule.permissions.length > 0) guards.push(requirePermissions(...rule.permissions));
-  if (rule !== undefined && rule.scopes.length > 0) guards.push(requireScopes(...rule.scopes));
-  if (rule !== undefined && rule.roles.length > 0) guards.push(requireRoles(...rule.roles));
-  return guards.reduceRight<RequestHandler>(
-    (after, guard) => (req, res, next) => guard(req, res, () => after(req, res, next)),
-    PASS,
+export function requireAccess(rule: AccessRuleInput | AccessValue | undefined): RequestHandler {
+  const checked = toRule(rule);
+  return (req, res, next) => {
+    const context = callerOf(req, res);
+    if (context === null) return;
+    const refusal = ruleRefusal(checked, context, req);
+    if (refusal === null) return next();
+    refuseUnread(res, refusal);
+  };
+}
+
+/** A rule object as `requireAccess` takes it: a parsed config's, or by hand with lists left out. */
+export interface AccessRuleInput {
+  readonly permissions?: readonly string[];
+  readonly scopes?: readonly string[];
+  readonly roles?: readonly string[];
+  readonly any?: readonly Partial<AccessRequirement>[];
+  readonly modes?: null;
+  readonly tenantParam?: null;
+}
+
+const RULE_FIELDS = new Set(['permissions', 'scopes', 'roles', 'any', 'modes', 'tenantParam']);
+
+function toRule(rule: unknown): AccessRule {
+  const fail = (why: string): never => {
+    throw new TypeError(`requireAccess(rule): ${why}`);
+  };
+  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) {
+    return fail(`needs a rule object of the access table, not ${describeValue(rule)} (a mistyped key?)`);
+  }
+  const candidate = rule as Record<string, unknown>;
+  const unknown = Object.keys(candidate).find((field) => !RULE_FIELDS.has(field));
+  if (unknown !== undefined) fail(`unknown field ${unknown.slice(0, 40)}`);
+  if ((candidate.modes ?? null) !== null || (candidate.tenantParam ?? null) !== null) {
+    fail('modes and tenant_param need auth.access, which knows the route');
+  }
+  const requirement = toRequirement(candidate, fail);
+  const any = candidate.any ?? [];
+  if (!Array.isArray(any)) return fail('any must be a list');
+  const entries = any.map((entry: unknown) =>
+    typeof entry === 'object' && entry !== null
+      ? toRequirement(entry as Record<string, unknown>, fail)
+      : fail('an entry of any must be an object'),
   );
+  const total = (r: AccessRequirement) => r.permissions.length + r.scopes.length + r.roles.length;
+  if (total(requirement) === 0 && entries.length === 0) fail('the rule requires nothing');
+  if (entries.some((entry) => total(entry) === 0)) fail('an entry of any requires nothing');
+  return Object.freeze({ ...requirement, any: Object.freeze(entries), modes: null, tenantParam: null });
+}
+
+function toRequirement(candidate: Record<string, unknown>, fail: (why: string) => never): AccessRequirement {
+  const list = (held: Held): readonly string[] => {
+    const names = candidate[held] ?? [];
+    if (!Array.isArray(names) || !names.every(isRequirableName)) {
+      fail(`${held} must be a list of names of printable ASCII without space, " or \\`);
+    }
+    return Object.freeze([...new Set(names as string[])]);
+  };
+  return { permissions: list('permissions'), scopes: list('scopes'), roles: list('roles') };
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  return typeof value === 'string'
+    ? `the word "${value.slice(0, 20)}"`
+    : `a ${Array.isArray(value) ? 'list' : typeof value}`;
+}
+
+const HELD: readonly Held[] = ['permissions', 'scopes', 'roles'];
+
+/** The 403 of the first kind of name a requirement lacks, or null when the caller holds them all. */
+export function requirementRefusal(requirement: AccessRequirement, context: AuthContext, req: Request) {
+  for (const held of HELD) {
+    const required = requirement[held];
+    if (required.length === 0) continue;
+    const missing = missingNames(context, held, required);
+    if (missing.length > 0) return forbidden(held, missing, required, req);
+  }
+  return null;
+}
+
+/** A rule object's own names, then one of its `any` entries (the first entry's refusal if none holds). */
+export function ruleRefusal(rule: AccessRule, context: AuthContext, req: Request): ForbiddenError | null {
+  const own = requirementRefusal(rule, context, req);
+  if (own !== null || rule.any.length === 0) return own;
+  let first: ForbiddenError | null = null;
+  for (const entry of rule.any) {
+    const refusal = requirementRefusal(entry, context, req);
+    if (refusal === null) return null;
+    first ??= refusal;
+  }
+  return first;
 }

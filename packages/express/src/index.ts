@@ -1,9 +1,10 @@
 export { createAuthMiddleware } from './middleware.js';
-export type { AuthMiddleware, AuthMiddlewareOptions } from './middleware.js';
+export type { AuthMiddleware, AuthMiddlewareOptions, RouteAccess, RouteMiddleware } from './middleware.js';
 export { continueAfterAuthentication } from './expect-continue.js';
 export { describeStartup } from './describe-startup.js';
 export { errorHandler, httpError, notFound, sendError } from './error-handler.js';
 export { requireAccess, requirePermissions, requireRoles, requireScopes } from './guards.js';
+export type { AccessRuleInput } from './guards.js';
 export type { ErrorCode, HttpError } from './error-handler.js';
 export { loadModeHandler, modePackageName } from './load-mode.js';
 export type { ImportModule, LoadedMode } from './load-mode.js';
@@ -13,3 +14,5 @@ export { consoleLogger, secretHeaders } from './logger.js';
 export type { AuthDecision, DecisionListener, DecisionOutcome } from './decision.js';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.js';
 export { clientAddress } from './rate-limit/client-address.js';
+export { authenticated } from './authenticated.js';
+export type { AuthenticatedRequest } from './authenticated.js';

@@ -22,6 +22,8 @@ export interface LoadedMode {
   readonly fallback: boolean;
   /** The methods that authenticate, in the order `auth.mode` lists them; `['none']` when none does. */
   readonly methods: readonly AuthHandler['method'][];
+  /** Each loaded mode's own handler, in that order (none for the fallback). */
+  readonly handlers: readonly AuthHandler[];
 }
 
 /** How a package is imported; replaceable so a test can point at a package by path. */
@@ -52,10 +54,10 @@ export async function loadModeHandler(
     if (handler.method !== 'none') handlers.push(handler);
   }
   if (handlers.length === 0)
-    return { handler: createNoAuthHandler(), fallback: factories.length === 0, methods: ['none'] };
+    return { handler: createNoAuthHandler(), fallback: factories.length === 0, methods: ['none'], handlers };
   const methods = handlers.map((handler) => handler.method);
-  if (handlers.length === 1) return { handler: handlers[0] as AuthHandler, fallback: false, methods };
-  return { handler: await combineHandlers(handlers, config), fallback: false, methods };
+  if (handlers.length === 1) return { handler: handlers[0] as AuthHandler, fallback: false, methods, handlers };
+  return { handler: await combineHandlers(handlers, config), fallback: false, methods, handlers };
 }
 
 async function importFactories(

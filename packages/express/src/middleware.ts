@@ -1,11 +1,12 @@
 import {
   authenticateNowOf,
+  bearerError,
   isParsedAuthConfig,
   parseAuthConfig,
   type AuthConfig,
   type AuthContext,
-  type AuthHandler,
   type AuthMethod,
+  type AuthHandler,
   type AuthMode,
   type HandlerDeps,
   type HandlerDescription,
@@ -14,11 +15,15 @@ import {
   type Logger,
   type RevocationCheck,
 } from '@authlayer/core';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { authorizeByPlan, createAccessMiddleware, type AccessFlow } from './access/access-middleware.js';
+import { compileTable, matchEntries, planFor } from './access/access-table.js';
+import { unmatchedKeys } from './access/unmatched-rules.js';
 import { authenticateRequest, type AuthenticateDeps } from './authenticate-request.js';
+import { combineHandlers } from './combine-handlers.js';
 import { credentialHeaders } from './credentials.js';
 import type { DecisionListener } from './decision.js';
-import { loadModeHandler, type ImportModule } from './load-mode.js';
+import { loadModeHandler, type ImportModule, type LoadedMode } from './load-mode.js';
 import { consoleLogger } from './logger.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
 
@@ -30,6 +35,14 @@ declare global {
       auth?: AuthContext;
     }
   }
+}
+
+/** What the `access` table asks of one route (see `AuthMiddleware.accessFor`). */
+export interface RouteAccess {
+  /** `none`: public; `optional`: anonymous allowed; `required`: a caller must authenticate. */
+  readonly authentication: 'none' | 'optional' | 'required';
+  /** A rule object or `deny` applies, so an authenticated caller may get 403. */
+  readonly mayRefuse: boolean;
 }
 
 /** Options of {@link createAuthMiddleware}; every one has a default. */
@@ -44,6 +57,13 @@ export interface AuthMiddlewareOptions {
   readonly importModule?: ImportModule;
   /** Counters the handler moves (key fetches, token cache), for metrics. Default: none. */
   readonly observe?: HandlerObserver;
+  /**
+   * Let a CORS preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) through
+   * `auth` and `auth.optional` unauthenticated, for apps whose CORS handler comes after them.
+   * Default `false`: a preflight is a request like any other (mount `cors()` before `auth`, or
+   * mark the route `public`/`optional` in the `access` table).
+   */
+  readonly passPreflight?: boolean;
   /** Called once per authentication decision (audit line, metrics); see `AuthDecision`. */
   readonly onDecision?: DecisionListener;
   /**
@@ -54,8 +74,17 @@ export interface AuthMiddlewareOptions {
   readonly isRevoked?: RevocationCheck;
 }
 
+/**
+ * An Express middleware whose call signature is generic in the route's parameters, so that
+ * `app.get('/users/:id', auth, (req) => req.params.id)` keeps `id: string` (a plain
+ * `RequestHandler` would widen every parameter to `string | string[]`).
+ */
+export interface RouteMiddleware {
+  <P = Request['params']>(req: Request<P>, res: Response, next: NextFunction): void;
+}
+
 /** The middleware, which also says what it is: the configured mode and the active handler. */
-export interface AuthMiddleware extends RequestHandler {
+export interface AuthMiddleware extends RouteMiddleware {
   readonly config: AuthConfig;
   /** The configured mode (the first, when `auth.mode` is a list). */
   readonly mode: AuthMode;
@@ -74,7 +103,23 @@ export interface AuthMiddleware extends RequestHandler {
    * The same middleware, but a request without any credential goes on with the anonymous context
    * (`method: "none"`); a credential that is present but wrong still gets the 401.
    */
-  readonly optional: RequestHandler;
+  readonly optional: RouteMiddleware;
+  /**
+   * The `access` table as one middleware: mount it before the routes (`app.use(auth.access)`),
+   * and each request is authenticated and authorized as every table entry that matches it asks
+   * (patterns matched as Express 5's router matches routes); `access.default` decides the rest.
+   */
+  readonly access: RouteMiddleware;
+  /**
+   * The `access` keys that match no route `app` registered (call it after the routes): each is a
+   * rule that guards nothing, most likely a typo.
+   */
+  unmatchedRules(app: unknown): string[];
+  /**
+   * What the table asks of a request to `method` and `path` (for documentation such as OpenAPI):
+   * the authentication it needs, and whether a rule or `deny` can refuse an authenticated caller.
+   */
+  accessFor(method: string, path: string): RouteAccess;
   /** What the active handler says about itself (for `--check`); never a secret. */
   describe(): HandlerDescription;
   /** Whether the active handler can verify now (for `/readyz`). */
@@ -118,20 +163,20 @@ export async function createAuthMiddleware(
     ...(options.observe === undefined ? {} : { observe: options.observe }),
     ...(options.isRevoked === undefined ? {} : { isRevoked: options.isRevoked }),
   };
-  const { handler, methods } = await loadModeHandler(parsed, deps, options.importModule);
+  const loaded = await loadModeHandler(parsed, deps, options.importModule);
+  const { handler, methods } = loaded;
   const limits = parsed.rateLimit === null ? null : await loadRateLimits(parsed.rateLimit, logger);
   const flow = {
     method: handler.method,
-    authenticate: authenticateNowOf(handler),
     logger,
     limits,
     trustProxy: parsed.rateLimit?.trustProxy ?? false,
     onDecision: options.onDecision,
+    passPreflight: options.passPreflight === true,
   };
   // One deps object per middleware, made once; a synchronous answer calls next() in this turn.
-  const middleware = (optional: readonly string[] | null) => {
-    const deps: AuthenticateDeps = { ...flow, optional };
-    return (req: Request, res: Response, next: NextFunction) => {
+  const middleware = (deps: AuthenticateDeps): RouteMiddleware => {
+    const handle = (req: Request, res: Response, next: NextFunction) => {
       let pending: void | Promise<void>;
       try {
         pending = authenticateRequest(deps, req, res, next);
@@ -141,20 +186,78 @@ export async function createAuthMiddleware(
       }
       pending?.catch(next);
     };
+    // It reads no route parameter, so it fits a route of any parameters (see RouteMiddleware).
+    return handle as RouteMiddleware;
   };
-  return Object.assign(middleware(null), {
+  const authenticate = authenticateNowOf(handler);
+  const optionalHeaders = credentialHeaders(handler);
+  const table = compileTable(parsed.access);
+  const restricted = await restrictedHandlers(parsed, loaded);
+  const accessFlows = new Map<string, AccessFlow>();
+  const flowFor = (optional: boolean, modes: readonly AuthMode[] | null): AccessFlow => {
+    const allowed = modes === null ? '*' : parsed.modes.filter((mode) => modes.includes(mode)).join(',');
+    const key = `${optional}:${allowed}`;
+    let made = accessFlows.get(key);
+    if (made === undefined) {
+      const deps: AuthenticateDeps = {
+        ...flow,
+        // A preflight to a route of the table is answered as the table says (public, optional).
+        passPreflight: false,
+        authenticate: authenticateNowOf(restricted.get(allowed) ?? handler),
+        optional: optional ? optionalHeaders : null,
+        authorize: authorizeByPlan,
+        reportOnly: parsed.accessPolicy.reportOnly,
+      };
+      made = { deps, run: middleware(deps) };
+      accessFlows.set(key, made);
+    }
+    return made;
+  };
+  return Object.assign(middleware({ ...flow, authenticate, optional: null }), {
     config: parsed,
     mode: parsed.mode,
     modes: parsed.modes,
     method: handler.method,
     handler,
     methods,
-    optional: middleware(credentialHeaders(handler)),
+    optional: middleware({ ...flow, authenticate, optional: optionalHeaders }),
+    access: createAccessMiddleware({ access: parsed.access, policy: parsed.accessPolicy, flowFor }) as RouteMiddleware,
+    unmatchedRules: (app: unknown) => unmatchedKeys(table, app),
+    accessFor: (method: string, path: string): RouteAccess => {
+      const plan = planFor(matchEntries(table, method, path), parsed.accessPolicy.default ?? 'authenticated');
+      return { authentication: plan.authentication, mayRefuse: plan.denied || plan.rules.length > 0 };
+    },
     describe: () => handler.describe?.() ?? NOTHING,
     readiness: () => handler.readiness?.() ?? ALWAYS_READY,
     close: async () => limits?.close(),
   });
 }
+
+/**
+ * A handler for each subset of `auth.mode` that a route's `modes` may leave (keyed by the modes,
+ * comma-separated, in `auth.mode`'s order): a credential of a mode outside it is answered as no
+ * credential at all. A subset whose packages are all missing refuses every request.
+ */
+async function restrictedHandlers(config: AuthConfig, loaded: LoadedMode): Promise<Map<string, AuthHandler>> {
+  const byKey = new Map<string, AuthHandler>();
+  const all = config.modes;
+  for (let mask = 0; mask < 1 << all.length; mask += 1) {
+    const subset = all.filter((_, index) => (mask & (1 << index)) !== 0);
+    const allowed = loaded.handlers.filter((candidate) => (subset as readonly string[]).includes(candidate.method));
+    let restricted: AuthHandler;
+    if (allowed.length === 0) restricted = refuseAll;
+    else if (allowed.length === loaded.handlers.length) restricted = loaded.handler;
+    else restricted = await combineHandlers(loaded.handlers, config, subset);
+    byKey.set(subset.join(','), restricted);
+  }
+  return byKey;
+}
+
+const NO_CREDENTIALS = bearerError('credentials_missing');
+const refuseAll: AuthHandler = Object.freeze({
+  method: 'none',
+  authenticate: () => Promise.reject(NO_CREDENTIALS),
+});
 
 /**
  * The rate limits, imported only when `rate_limit` is configured: rate-limiter-flexible and

@@ -20,7 +20,6 @@ async function appFor(apiKeys: object) {
     res.json(req.auth);
   });
   app.get('/open', auth, ok);
-  app.get('/no-rule', auth, requireAccess(undefined), ok);
   app.get('/roles-rule', auth, requireAccess({ permissions: [], scopes: [], roles: ['ops'] }), ok);
   app.get('/no-auth-first', requireRoles('admin'), ok);
   return { app, logger, seen };
@@ -68,14 +67,46 @@ describe('guards in API key mode', () => {
 });
 
 describe('requireAccess', () => {
-  it('passes any authenticated caller when there is no rule, and guards with the kinds a rule lists', async () => {
+  it('guards with the kinds a rule lists, missing lists taken as empty', async () => {
     const { app } = await appFor({});
-    await request(app).get('/no-rule').set('X-API-Key', KEY).expect(200);
     await request(app)
       .get('/roles-rule')
       .set('X-API-Key', KEY)
       .expect(403, { error: 'forbidden', message: 'the role ops is required' });
-    await request(app).get('/no-rule').expect(401);
+    await request(app).get('/roles-rule').expect(401);
+  });
+
+  // A mistyped key (`access['GET /report']`) is undefined: a crash at start-up, never an open route.
+  it.each([
+    ['undefined', undefined, /not undefined \(a mistyped key\?\)/],
+    ['null', null, /not null/],
+    ['a word', 'public', /not the word "public"/],
+    ['a list', [], /not a list/],
+    ['an unknown field', { permission: ['x'] }, /unknown field permission/],
+    ['a rule that requires nothing', { permissions: [] }, /requires nothing/],
+    ['an any entry that requires nothing', { any: [{}] }, /an entry of any requires nothing/],
+    ['a name with a space', { roles: ['a b'] }, /roles must be a list of names/],
+    ['a string where a list belongs', { roles: 'admin' }, /roles must be a list of names/],
+    ['modes', { roles: ['a'], modes: ['jwt'] }, /need auth.access/],
+    ['tenant_param', { roles: ['a'], tenantParam: 'tenant' }, /need auth.access/],
+  ])('throws TypeError at once for %s', (_name, rule, message) => {
+    expect(() => requireAccess(rule as never)).toThrow(TypeError);
+    expect(() => requireAccess(rule as never)).toThrow(message);
+  });
+
+  it("holds with one entry of any, and refuses with the first entry's reason when none holds", async () => {
+    const auth = await createAuthMiddleware(
+      { auth: { mode: 'api_key', api_keys: { keys: [{ name: 'ops', env_var: 'OPS_KEY', roles: ['ops'] }] } } },
+      { env: { OPS_KEY: KEY }, logger: createCaptureLogger() },
+    );
+    const app = express();
+    app.get('/any-ops', auth, requireAccess({ any: [{ scopes: ['read'] }, { roles: ['ops'] }] }), ok);
+    app.get('/any-none', auth, requireAccess({ any: [{ scopes: ['read'] }, { roles: ['admin'] }] }), ok);
+    await request(app).get('/any-ops').set('X-API-Key', KEY).expect(200);
+    await request(app)
+      .get('/any-none')
+      .set('X-API-Key', KEY)
+      .expect(403, { error: 'forbidden', message: 'the scope read is required' });
   });
 });
 

@@ -63,7 +63,15 @@ describe('auth.optional', () => {
 });
 
 describe('CORS preflight, with the cors package', () => {
-  // auth first, as apps that protect everything write it; cors() after it must see the preflight.
+  // auth first, as apps that protect everything write it; cors() after it must see the preflight,
+  // which only passes when the app says so (passPreflight).
+  let passing: AuthMiddleware;
+  beforeAll(async () => {
+    passing = await createAuthMiddleware(
+      { auth: { mode: 'api_key' } },
+      { env: { SERVICE_API_KEY: KEY }, logger: createCaptureLogger(), passPreflight: true },
+    );
+  });
   const app = (middleware: express.RequestHandler) => {
     const made = express();
     made.use(middleware);
@@ -78,10 +86,26 @@ describe('CORS preflight, with the cors package', () => {
       .set('Access-Control-Request-Method', 'POST')
       .set('Access-Control-Request-Headers', 'x-api-key, content-type');
 
+  // Without the option, `app.all('/export', auth, handler)` ran for an anonymous OPTIONS that looked
+  // like a preflight, and so did anything mounted behind auth (a proxy, a sub-app).
+  it('refuses a preflight by default: auth answers 401, auth.optional lets it through anonymous', async () => {
+    const res = await preflight(auth).expect(401);
+    expect(res.headers['www-authenticate']).toBe(API_KEY_MISSING);
+    const made = express();
+    made.all('/export', auth, (_req, res) => res.json({ ran: true }));
+    await request(made)
+      .options('/export')
+      .set('Origin', ORIGIN)
+      .set('Access-Control-Request-Method', 'GET')
+      .expect(401);
+    const anonymous = await preflight(auth.optional).expect(204);
+    expect(anonymous.headers['access-control-allow-origin']).toBe(ORIGIN);
+  });
+
   it.each([
-    ['auth', () => auth],
-    ['auth.optional', () => auth.optional],
-  ])('passes %s untouched: the browser gets its 204 with the CORS headers', async (_name, pick) => {
+    ['auth', () => passing],
+    ['auth.optional', () => passing.optional],
+  ])('with passPreflight, passes %s untouched: the browser gets its 204 with the CORS headers', async (_name, pick) => {
     const res = await preflight(pick()).expect(204);
     expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
     expect(res.headers['access-control-allow-methods']).toBe('GET,HEAD,PUT,PATCH,POST,DELETE');
@@ -104,7 +128,7 @@ describe('CORS preflight, with the cors package', () => {
 
   it('leaves req.auth unset on the preflight, so a guard after it still refuses', async () => {
     const made = express();
-    made.options('/invoke', auth, requirePermissions('invoke'), (_req, res) => res.sendStatus(204));
+    made.options('/invoke', passing, requirePermissions('invoke'), (_req, res) => res.sendStatus(204));
     await request(made)
       .options('/invoke')
       .set('Origin', ORIGIN)

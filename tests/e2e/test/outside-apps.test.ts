@@ -155,7 +155,7 @@ describe('the README\'s "Use it in your own app" snippet, run as pasted', () => 
     writeFileSync(join(dir, 'server.js'), readmeBlock('tests/e2e/test/outside-apps.test.ts runs this block', 'js'));
     server = await startServer(['server.js'], {
       cwd: dir,
-      env: { ...baseEnv(), SERVICE_API_KEY: API_KEY, PORT: '0' },
+      env: { ...baseEnv(), BILLING_API_KEY: API_KEY, DASHBOARD_API_KEY: WRONG_KEY.repeat(2), PORT: '0' },
       listening: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
       stream: 'stdout',
     });
@@ -166,11 +166,19 @@ describe('the README\'s "Use it in your own app" snippet, run as pasted', () => 
     expect(README).toContain('npm pkg set type=module');
   });
 
-  it('answers 200 with the AuthContext, 401 without a key, and JSON 404 elsewhere', async () => {
+  it('applies the access table with app.use(auth.access): 200, 403 for a client without the permission, 401, public, deny, 404', async () => {
     const ok = await invoke(server, { 'x-api-key': API_KEY });
-    expect([ok.status, ((await ok.json()) as { userId: string }).userId]).toEqual([200, 'SERVICE_API_KEY']);
+    expect([ok.status, ((await ok.json()) as { userId: string }).userId]).toEqual([200, 'billing']);
+    const forbidden = await invoke(server, { 'x-api-key': WRONG_KEY.repeat(2) });
+    expect([forbidden.status, await forbidden.json()]).toEqual([
+      403,
+      { error: 'forbidden', message: 'the permission invoke is required' },
+    ]);
     expect((await invoke(server, {})).status).toBe(401);
-    const missing = await fetch(`${server.url}/nope`);
+    expect((await fetch(`${server.url}/STATUS/`)).status).toBe(200);
+    expect((await fetch(`${server.url}/admin/users`, { headers: { 'x-api-key': API_KEY } })).status).toBe(403);
+    expect((await fetch(`${server.url}/nope`)).status).toBe(401);
+    const missing = await fetch(`${server.url}/nope`, { headers: { 'x-api-key': API_KEY } });
     expect([missing.status, await missing.json()]).toEqual([404, { error: 'not_found', message: 'no such resource' }]);
   });
 

@@ -1,4 +1,4 @@
-import { httpError, requireAccess, type AuthMiddleware } from '@authlayer/express';
+import { httpError } from '@authlayer/express';
 import express, { type RequestHandler, type Router } from 'express';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -6,28 +6,20 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 export const BODY_LIMIT = 1024 * 1024;
 
 /**
- * `POST /invoke`: authentication first, then the config's `access` rule for `POST /invoke` (both
- * before the body is read), then the JSON body.
+ * `POST /invoke`: the JSON body, read only once `auth.access` (mounted before every route) has
+ * authenticated and authorized the request as the `access` table says.
  */
-export function invokeRouter(auth: AuthMiddleware): Router {
+export function invokeRouter(): Router {
   const router = express.Router();
-  const guard = requireAccess(auth.config.access['POST /invoke']);
-  router.post(
-    '/invoke',
-    auth,
-    guard,
-    requireJsonBody,
-    express.json({ limit: BODY_LIMIT, type: JSON_TYPES }),
-    (req, res) => {
-      const body: unknown = req.body;
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw httpError(400, 'invalid_request', 'the request body must be a JSON object');
-      }
-      const { query } = body as { query?: unknown };
-      if (typeof query !== 'string') throw httpError(400, 'invalid_request', '"query" must be a string');
-      res.json({ query, auth: req.auth });
-    },
-  );
+  router.post('/invoke', requireJsonBody, express.json({ limit: BODY_LIMIT, type: JSON_TYPES }), (req, res) => {
+    const body: unknown = req.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw httpError(400, 'invalid_request', 'the request body must be a JSON object');
+    }
+    const { query } = body as { query?: unknown };
+    if (typeof query !== 'string') throw httpError(400, 'invalid_request', '"query" must be a string');
+    res.json({ query, auth: req.auth });
+  });
   return router;
 }
 

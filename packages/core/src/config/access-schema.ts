@@ -1,27 +1,270 @@
+import { match, parse, PathError, type Token } from 'path-to-regexp';
 import { z } from 'zod';
+import { AUTH_MODES, type AuthMode } from './defaults.js';
+import { suggestField } from './suggest-field.js';
 
-// --- Authorization (issue 8): the `access` section, `auth.fallback`, `auth.mode` as a list. ---
+// The `access` section (the app's whole policy: route patterns → who may call them), `auth.fallback`,
+// and the route patterns, parsed by the library Express 5's router matches routes with.
 
 // RFC 6749 §3.3 scope-token, as `isRequirableName` in forbidden-error.ts: safe in a challenge.
 const NAME = /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/;
-/** `"METHOD /path"`: an upper-case HTTP method, one space, a path starting with `/`. */
-const ROUTE = /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) \/[\x21-\x7e]*$/;
+/** `"METHOD /pattern"`: an upper-case method or `*`, one space, a pattern of printable ASCII (`/...`, or `{/...}`). */
+const ROUTE = /^([A-Z]{1,20}|\*) ([/{][\x21-\x7e]*)$/;
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', '*']);
+const PARAM = /^[A-Za-z_$][\w$]{0,63}$/;
+
+/** What a route needs, as a word: no authentication, anonymous allowed, any caller, nobody. */
+export const ACCESS_WORDS = ['public', 'optional', 'authenticated', 'deny'] as const;
+export type AccessWord = (typeof ACCESS_WORDS)[number];
+
+/** `access.default`: what a request that no rule matches needs. */
+export const ACCESS_DEFAULTS = ['authenticated', 'deny'] as const;
+export type AccessDefault = (typeof ACCESS_DEFAULTS)[number];
+
+/** Names a caller must hold, every one of each list (as the guards require them). */
+export interface AccessRequirement {
+  readonly permissions: readonly string[];
+  readonly scopes: readonly string[];
+  readonly roles: readonly string[];
+}
+
+/** A rule object of the `access` table: an authenticated caller who holds all it asks. */
+export interface AccessRule extends AccessRequirement {
+  /** One of these must hold as well (empty: no such condition). */
+  readonly any: readonly AccessRequirement[];
+  /** Only these modes may authenticate here; `null`: every mode of `auth.mode`. */
+  readonly modes: readonly AuthMode[] | null;
+  /** The route parameter that must equal the caller's `tenantId`; `null`: none. */
+  readonly tenantParam: string | null;
+}
+
+/** One value of the `access` table. */
+export type AccessValue = AccessWord | AccessRule;
+
+/** `access.default` and `access.report_only`. */
+export interface AccessPolicy {
+  /** As written; `null` when not given, which means `authenticated`. */
+  readonly default: AccessDefault | null;
+  /** True: what a rule or `default: deny` would refuse is logged and counted, never answered. */
+  readonly reportOnly: boolean;
+}
 
 const names = z
   .array(z.string().regex(NAME, 'must be 1 to 128 characters of printable ASCII without space, " or \\'))
   .default([]);
+const requirementShape = { permissions: names, scopes: names, roles: names };
+const lists = (rule: { permissions: string[]; scopes: string[]; roles: string[] }) =>
+  rule.permissions.length + rule.scopes.length + rule.roles.length;
+const RULE_ONLY = ['any', 'modes', 'tenant_param'] as const;
 
-/** One `access` entry: every name listed is needed. */
-const accessRuleSchema = z
-  .strictObject({ permissions: names, scopes: names, roles: names })
-  .refine((rule) => rule.permissions.length + rule.scopes.length + rule.roles.length > 0, {
-    message: 'must list permissions, scopes or roles',
+const anyEntrySchema = z
+  .strictObject({
+    ...requirementShape,
+    any: z.unknown().optional(),
+    modes: z.unknown().optional(),
+    tenant_param: z.unknown().optional(),
+  })
+  .superRefine((entry, ctx) => {
+    // Nesting would make a rule hard to read and to reason about: an entry is a plain requirement.
+    const nested = RULE_ONLY.filter((field) => entry[field] !== undefined);
+    for (const field of nested) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: 'an entry of any lists only permissions, scopes and roles',
+      });
+    }
+    if (nested.length === 0 && lists(entry) === 0) {
+      ctx.addIssue({ code: 'custom', message: 'must list permissions, scopes or roles' });
+    }
+  })
+  .transform(({ permissions, scopes, roles }) => ({ permissions, scopes, roles }));
+
+const ruleSchema = z
+  .strictObject({
+    ...requirementShape,
+    any: z.array(anyEntrySchema).min(1, 'must list at least one entry').optional(),
+    modes: z.array(z.enum(AUTH_MODES)).min(1, 'must list at least one mode').optional(),
+    tenant_param: z.string().regex(PARAM, 'must be a route parameter name such as tenant').optional(),
+  })
+  .refine((rule) => lists(rule) > 0 || [rule.any, rule.modes, rule.tenant_param].some((field) => field !== undefined), {
+    message: 'an empty rule: list permissions, scopes, roles, any, modes or tenant_param (or write authenticated)',
   });
 
-/** The top-level `access` section: `"METHOD /path"` → what the caller needs. */
+const valueSchema = z.union([z.enum(ACCESS_WORDS), ruleSchema]);
+
+/**
+ * The top-level `access` section: `default`, `report_only`, and `"METHOD /pattern"` → a word or a
+ * rule object. Route keys are checked in {@link accessIssues}, with the modes they may name.
+ */
 export const accessSchema = z
-  .record(z.string().regex(ROUTE, 'must be "METHOD /path", for example "POST /invoke"'), accessRuleSchema)
-  .default({});
+  .object({
+    default: z.enum(ACCESS_DEFAULTS).optional(),
+    report_only: z.boolean().default(false),
+  })
+  .catchall(valueSchema)
+  // The catchall's value type cannot describe `report_only` itself, so zod's typing needs a cast.
+  .default({ report_only: false } as never);
+
+type RawAccess = z.output<typeof accessSchema>;
+type RawRule = z.output<typeof ruleSchema>;
+
+/** A problem of the `access` section, at a path below `access`. */
+export interface AccessIssue {
+  readonly path: (string | number)[];
+  readonly message: string;
+}
+
+/**
+ * What the schema alone cannot check: each key is `"METHOD /pattern"` that Express can parse,
+ * `modes` lists only modes of `auth.mode`, `tenant_param` names a parameter of its pattern.
+ */
+export function accessIssues(access: RawAccess, modes: readonly AuthMode[]): AccessIssue[] {
+  const issues: AccessIssue[] = [];
+  for (const [key, value] of routeEntries(access)) {
+    let route: CompiledRoute;
+    try {
+      route = compileRouteKey(key);
+    } catch (error) {
+      const suggestion = ROUTE.test(key) ? undefined : suggestField(key, ['default', 'report_only']);
+      const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
+      issues.push({ path: [key], message: `${(error as Error).message}${hint}` });
+      continue;
+    }
+    if (typeof value === 'string') continue;
+    for (const mode of value.modes ?? []) {
+      if (!modes.includes(mode))
+        issues.push({ path: [key, 'modes'], message: `${mode} is not a mode auth.mode lists` });
+    }
+    if (value.tenant_param !== undefined && !route.params.includes(value.tenant_param)) {
+      const known = route.params.length === 0 ? 'it has none' : `it has ${route.params.join(', ')}`;
+      issues.push({
+        path: [key, 'tenant_param'],
+        message: `${value.tenant_param} is not a parameter of the pattern (${known})`,
+      });
+    }
+  }
+  return issues;
+}
+
+/** The `access` section as the config holds it: the route table and the policy. */
+export function toAccessConfig(access: RawAccess): {
+  access: Readonly<Record<string, AccessValue>>;
+  accessPolicy: AccessPolicy;
+} {
+  const table: Record<string, AccessValue> = {};
+  for (const [key, value] of routeEntries(access)) table[key] = typeof value === 'string' ? value : toRule(value);
+  return { access: table, accessPolicy: { default: access.default ?? null, reportOnly: access.report_only } };
+}
+
+function routeEntries(access: RawAccess): [string, AccessWord | RawRule][] {
+  return Object.entries(access).filter((entry): entry is [string, AccessWord | RawRule] => !isPolicyKey(entry[0]));
+}
+
+const isPolicyKey = (key: string) => key === 'default' || key === 'report_only';
+
+function toRule(rule: RawRule): AccessRule {
+  const requirement = (entry: { permissions: string[]; scopes: string[]; roles: string[] }) => ({
+    permissions: [...new Set(entry.permissions)],
+    scopes: [...new Set(entry.scopes)],
+    roles: [...new Set(entry.roles)],
+  });
+  return {
+    ...requirement(rule),
+    any: (rule.any ?? []).map(requirement),
+    modes: rule.modes === undefined ? null : [...new Set(rule.modes)],
+    tenantParam: rule.tenant_param ?? null,
+  };
+}
+
+/** What a route pattern's match gives: the parameters by name, decoded as Express decodes them. */
+export type RouteParams = Readonly<Partial<Record<string, string | string[]>>>;
+
+/** One `"METHOD /pattern"` key, ready to match requests as Express 5's router would. */
+export interface CompiledRoute {
+  readonly key: string;
+  /** An upper-case method, or `*` for every method. */
+  readonly method: string;
+  readonly pattern: string;
+  /** The names of the pattern's parameters and splats. */
+  readonly params: readonly string[];
+  /** A few paths the pattern matches (each optional group with and without), to compare patterns. */
+  readonly examples: readonly string[];
+  /**
+   * The path's parameters when the pattern matches it, else `false`. Throws a `URIError` when a
+   * parameter's percent-encoding is broken (Express answers that request 400).
+   */
+  matchPath(path: string): RouteParams | false;
+}
+
+/**
+ * Compiles an `access` key as Express 5's router compiles a route registered with default options
+ * (`app.get(pattern)`: case-insensitive, trailing slash optional, parameters percent-decoded), and
+ * matches any number of trailing slashes (as a route `/` of a mounted router does).
+ *
+ * @throws Error saying what is wrong with the key (its message names no secret: keys are policy)
+ */
+export function compileRouteKey(key: string): CompiledRoute {
+  const parts = ROUTE.exec(key);
+  const method = parts?.[1];
+  const pattern = parts?.[2];
+  if (method === undefined || pattern === undefined) {
+    throw new Error('must be "METHOD /pattern", for example "GET /reports/:id" (METHOD upper case, or *)');
+  }
+  if (!METHODS.has(method)) throw new Error(`${method} is not a method a rule can name (${[...METHODS].join(', ')})`);
+  let tokens: Token[];
+  try {
+    tokens = parse(pattern).tokens;
+  } catch (error) {
+    if (!(error instanceof PathError || error instanceof TypeError)) throw error;
+    throw new Error(`Express cannot parse the pattern: ${error.message.replace(/; visit .*$/, '')}`, { cause: error });
+  }
+  const matcher = match(loosen(pattern), { sensitive: false, end: true, trailing: true, decode: decodeParam });
+  return Object.freeze({
+    key,
+    method,
+    pattern,
+    params: Object.freeze(paramNames(tokens)),
+    examples: Object.freeze(examplesOf(tokens).slice(0, 16)),
+    matchPath: (path: string) => {
+      // A router mounted at /api with a route '/' serves '/api//' too (the mount strips '/api', the
+      // route's trailing slash is optional): a key matches any number of trailing slashes, a
+      // superset of what an app-level route matches, so the rule applies wherever a handler runs.
+      const found = matcher(path) || (path.endsWith('//') && matcher(path.replace(/\/+$/, '/')));
+      return found === false ? false : found.params;
+    },
+  });
+}
+
+// As the router's Layer: trailing slashes of a pattern are dropped, so `/a/` matches `/a` too.
+function loosen(pattern: string): string {
+  return pattern === '/' ? pattern : pattern.replace(/\/+$/, '');
+}
+
+// As the router's Layer: percent-decoded, and a broken encoding is an error (a 400 in Express).
+function decodeParam(value: string): string {
+  return value.length === 0 ? value : decodeURIComponent(value);
+}
+
+function paramNames(tokens: readonly Token[]): string[] {
+  return tokens.flatMap((token) => {
+    if (token.type === 'param' || token.type === 'wildcard') return [token.name];
+    return token.type === 'group' ? paramNames(token.tokens) : [];
+  });
+}
+
+function examplesOf(tokens: readonly Token[]): string[] {
+  let paths = [''];
+  for (const token of tokens) {
+    let endings: string[];
+    if (token.type === 'text') endings = [token.value];
+    else if (token.type === 'param') endings = ['p1'];
+    else if (token.type === 'wildcard') endings = ['p1/p2'];
+    else endings = ['', ...examplesOf(token.tokens)];
+    paths = paths.flatMap((path) => endings.map((ending) => path + ending)).slice(0, 64);
+  }
+  return paths;
+}
 
 /** `auth.fallback`: what a missing mode package means. */
 export const FALLBACKS = ['no_auth', 'refuse'] as const;

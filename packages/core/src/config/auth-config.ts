@@ -1,4 +1,4 @@
-import type { Fallback } from './access-schema.js';
+import type { AccessPolicy, AccessValue, Fallback } from './access-schema.js';
 import type { AuthMode } from './defaults.js';
 import type { ApiKeysConfig } from './sections/api-keys.js';
 import type { JwtConfig } from './sections/jwt.js';
@@ -32,13 +32,8 @@ export interface AuthConfig {
   readonly rateLimit: RateLimitConfig | null;
   /** Top-level `metrics`: serve `GET /metrics`. Default `false`. */
   readonly metrics: boolean;
-  /** The top-level `access` section: `"METHOD /path"` → what the caller needs. Default `{}`. */
-  readonly access: Readonly<Record<string, AccessRule>>;
-}
-
-/** One `access` entry: the caller needs every permission, scope and role listed. */
-export interface AccessRule {
-  readonly permissions: readonly string[];
-  readonly scopes: readonly string[];
-  readonly roles: readonly string[];
+  /** The routes of the top-level `access` section: `"METHOD /pattern"` → what it needs. Default `{}`. */
+  readonly access: Readonly<Record<string, AccessValue>>;
+  /** `access.default` and `access.report_only`. */
+  readonly accessPolicy: AccessPolicy;
 }

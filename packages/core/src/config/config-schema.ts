@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accessSchema, fallbackSchema } from './access-schema.js';
+import { accessIssues, accessSchema, fallbackSchema } from './access-schema.js';
 import { AUTH_MODES, DEFAULTS } from './defaults.js';
 import type { SectionIssue } from './fields.js';
 import { apiKeysIssues, apiKeysSchema } from './sections/api-keys.js';
@@ -41,6 +41,10 @@ export const configSchema = z
       ...oauth2Issues(toOAuth2Config(config.auth.oauth2), modes.includes('oauth2')),
       ...apiKeysIssues(config.auth.api_keys),
       ...rolesIssues(config.roles),
+      ...accessIssues(config.access, [config.auth.mode].flat()).map(({ path, message }) => ({
+        path: ['access', ...path],
+        message,
+      })),
     ];
     for (const { path, message } of issues) ctx.addIssue({ code: 'custom', path: [...path], message });
   });

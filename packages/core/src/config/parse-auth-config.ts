@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AuthConfig } from './auth-config.js';
 import type { AuthMode } from './defaults.js';
+import { compileRouteKey, toAccessConfig, type AccessValue } from './access-schema.js';
 import { ConfigError, shownInError, type ConfigIssue } from './config-error.js';
 import { configSchema, type RawConfigOutput } from './config-schema.js';
 import type { SectionIssue } from './fields.js';
@@ -46,7 +47,7 @@ function toAuthConfig({ auth, roles, rate_limit: rateLimit, metrics, access }: R
     roles: toRolesConfig(roles),
     rateLimit: toRateLimitConfig(rateLimit),
     metrics,
-    access,
+    ...toAccessConfig(access),
   };
   Object.defineProperty(config, PARSED, { value: true });
   return deepFreeze(config);
@@ -69,6 +70,31 @@ export function assertModeConfig(config: AuthConfig, mode: AuthMode): void {
   const issues = MODE_RULES[mode](config);
   if (issues.length > 0)
     throw new ConfigError(issues.map(({ path, message }) => ({ path: formatPath(path), message })));
+}
+
+/**
+ * The config with `entries` added to its `access` table where it has no entry of the same key (the
+ * config's own entries win): for an app that brings routes of its own (the reference service's
+ * `/healthz`), so that the file keeps the last word.
+ *
+ * @throws ConfigError naming a key of `entries` that is not `"METHOD /pattern"`
+ */
+export function withAccessDefaults(config: AuthConfig, entries: Readonly<Record<string, AccessValue>>): AuthConfig {
+  const issues: ConfigIssue[] = [];
+  for (const key of Object.keys(entries)) {
+    try {
+      compileRouteKey(key);
+    } catch (error) {
+      issues.push({ path: `access.${shownInError(key)}`, message: (error as Error).message });
+    }
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  const extended: AuthConfig = {
+    ...config,
+    access: { ...entries, ...config.access },
+  };
+  Object.defineProperty(extended, PARSED, { value: true });
+  return deepFreeze(extended);
 }
 
 /** One message per field is enough: `header: must not be empty` says it all. */

@@ -6,6 +6,9 @@ interface Def {
   readonly innerType?: z.core.$ZodType;
   readonly element?: z.core.$ZodType;
   readonly shape?: Readonly<Record<string, z.core.$ZodType>>;
+  readonly catchall?: z.core.$ZodType;
+  readonly options?: readonly z.core.$ZodType[];
+  readonly in?: z.core.$ZodType;
 }
 
 const defOf = (schema: z.core.$ZodType): Def => schema._zod.def as unknown as Def;
@@ -15,13 +18,26 @@ export function knownFields(schema: z.core.$ZodType, path: readonly PropertyKey[
   let def = defOf(schema);
   for (const part of [...path, null]) {
     // default, prefault, nullable, optional, pipe...: look through to what they wrap.
-    while (def.innerType !== undefined) def = defOf(def.innerType);
+    def = unwrap(def);
     if (part === null) break;
-    const next = typeof part === 'number' ? def.element : def.shape?.[String(part)];
+    const next = typeof part === 'number' ? def.element : (def.shape?.[String(part)] ?? def.catchall);
     if (next === undefined) return [];
     def = defOf(next);
   }
   return def.shape === undefined ? [] : Object.keys(def.shape);
+}
+
+/** Through wrappers (default, optional, pipe, ...) and to the one object of a union (`access` values). */
+function unwrap(def: Def): Def {
+  for (;;) {
+    if (def.innerType !== undefined) def = defOf(def.innerType);
+    else if (def.type === 'pipe' && def.in !== undefined) def = defOf(def.in);
+    else if (def.options !== undefined) {
+      const object = def.options.map(defOf).find((option) => unwrap(option).shape !== undefined);
+      if (object === undefined) return def;
+      def = object;
+    } else return def;
+  }
 }
 
 /**

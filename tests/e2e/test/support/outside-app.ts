@@ -22,12 +22,27 @@ process.once('SIGTERM', () => server.close());
 `;
 
 /**
- * The same app in TypeScript: proves the packed types resolve, `req.auth` needs no cast, and the
- * guards and `auth.optional` are typed Express handlers.
+ * The same app in TypeScript: proves the packed types resolve, `req.auth` needs no cast, the
+ * guards and `auth.optional` are typed Express handlers, route parameters stay `string` through
+ * `auth`, and `authenticated()` gives `req.auth` without `!`.
  */
 export const TYPED_SOURCE = `import express, { type RequestHandler } from 'express';
-import { createAuthMiddleware, requireAccess, requirePermissions, requireRoles, requireScopes } from '@authlayer/express';
-import { ForbiddenError, isForbiddenError, loadConfig, type AuthContext, type ForbiddenReason } from '@authlayer/core';
+import {
+  authenticated,
+  createAuthMiddleware,
+  requireAccess,
+  requirePermissions,
+  requireRoles,
+  requireScopes,
+} from '@authlayer/express';
+import {
+  ForbiddenError,
+  isForbiddenError,
+  loadConfig,
+  verifiedClaims,
+  type AuthContext,
+  type ForbiddenReason,
+} from '@authlayer/core';
 
 const auth = await createAuthMiddleware(await loadConfig('service.yaml'));
 const optional: RequestHandler = auth.optional;
@@ -43,6 +58,17 @@ app.get('/throws', auth, () => {
   const reason: ForbiddenReason = 'role_missing';
   const error = new ForbiddenError(reason, null, ['admin']);
   if (isForbiddenError(error)) throw error;
+});
+app.use(auth.access);
+// Route parameters keep their types through auth, and authenticated() gives req.auth without a '!'.
+app.get('/users/:id', auth, authenticated((req, res) => {
+  const id: string = req.params.id;
+  const userId: string | null = req.auth.userId;
+  res.json({ id, userId, claims: verifiedClaims(req.auth) });
+}));
+app.get('/tenants/:tenant', auth.optional, (req, res) => {
+  const tenant: string = req.params.tenant;
+  res.json({ tenant });
 });
 const modes: readonly string[] = auth.modes;
 console.log(modes, auth.methods);

@@ -1,0 +1,75 @@
+import { ForbiddenError, type AccessPolicy, type AuthContext, type AuthMode, type RouteParams } from '@authlayer/core';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { forbid, type AuthenticateDeps } from '../authenticate-request.js';
+import { ruleRefusal } from '../guards.js';
+import { compileTable, matchEntries, planFor, type Plan } from './access-table.js';
+
+/** The authentication of one kind of route: optional or not, and which modes may authenticate. */
+export interface AccessFlow {
+  readonly deps: AuthenticateDeps;
+  readonly run: RequestHandler;
+}
+
+/** What `auth.access` is built from: the table, and a flow for each need (made by the middleware). */
+export interface AccessDeps {
+  readonly access: Parameters<typeof compileTable>[0];
+  readonly policy: AccessPolicy;
+  /** The flow for routes that need `optional` or `required` authentication, by the modes allowed. */
+  flowFor(optional: boolean, modes: readonly AuthMode[] | null): AccessFlow;
+}
+
+const ROUTE_DENIED = new ForbiddenError('route_denied', null, []);
+const TENANT_MISMATCH = new ForbiddenError('tenant_mismatch', null, []);
+
+// The plan of each request that `auth.access` passed to authentication, for the check after it.
+const plans = new WeakMap<Request, Plan>();
+
+/**
+ * The check made once the caller is known: `deny` (only reached with `report_only`), then every
+ * matched rule object (its names, one of its `any`, its tenant parameter).
+ */
+export function authorizeByPlan(req: Request, context: AuthContext): ForbiddenError | null {
+  const plan = plans.get(req);
+  if (plan === undefined) return null;
+  if (plan.denied) return ROUTE_DENIED;
+  for (const { rule, params } of plan.rules) {
+    const refusal = ruleRefusal(rule, context, req);
+    if (refusal !== null) return refusal;
+    if (rule.tenantParam !== null && !sameTenant(params, rule.tenantParam, context)) return TENANT_MISMATCH;
+  }
+  return null;
+}
+
+/** Exactly equal, both strings; a null tenant never matches, nor a splat's list. */
+function sameTenant(params: RouteParams | null, name: string, context: AuthContext): boolean {
+  const value = params?.[name];
+  return typeof value === 'string' && context.tenantId !== null && value === context.tenantId;
+}
+
+/**
+ * `auth.access`: every request is matched against the table (as Express 5's router matches
+ * routes), and authenticated and authorized as all the entries that match it ask together.
+ * `public` passes untouched; `deny` answers 403 before any credential is looked at.
+ */
+export function createAccessMiddleware(deps: AccessDeps): RequestHandler {
+  const table = compileTable(deps.access);
+  const fallback = deps.policy.default ?? 'authenticated';
+  const { reportOnly } = deps.policy;
+  const required = deps.flowFor(false, null);
+  return (req: Request, res: Response, next: NextFunction) => {
+    const plan = planFor(matchEntries(table, req.method, req.path), fallback);
+    if (plan.denied && !reportOnly) {
+      forbid(required.deps, ROUTE_DENIED, req, res, performance.now(), null).catch(next);
+      return;
+    }
+    // report_only: what deny would refuse is only reported, so the caller is asked at most optionally.
+    const authentication = plan.denied && plan.authentication === 'none' ? 'optional' : plan.authentication;
+    if (authentication === 'none') return next();
+    if (plan.denied || plan.rules.length > 0) plans.set(req, plan);
+    const flow =
+      authentication === 'required' && plan.modes === null
+        ? required
+        : deps.flowFor(authentication === 'optional', plan.modes);
+    flow.run(req, res, next);
+  };
+}

@@ -1,0 +1,100 @@
+import {
+  compileRouteKey,
+  type AccessDefault,
+  type AccessRule,
+  type AccessValue,
+  type AuthMode,
+  type CompiledRoute,
+  type RouteParams,
+} from '@authlayer/core';
+
+/** One `access` entry, compiled: the route it names and what it asks. */
+export interface TableEntry {
+  readonly route: CompiledRoute;
+  readonly value: AccessValue;
+}
+
+/** An entry that matched a request, with that request's route parameters. */
+export interface MatchedEntry {
+  readonly entry: TableEntry;
+  /** The decoded parameters, or `null` when a parameter's percent-encoding is broken. */
+  readonly params: RouteParams | null;
+}
+
+/** What the entries that match a request ask, together (every one applies). */
+export interface Plan {
+  /** `none`: no authentication; `optional`: anonymous allowed; `required`: a caller must authenticate. */
+  readonly authentication: 'none' | 'optional' | 'required';
+  /** A `deny` matched (or no entry did, under `default: deny`): 403 `route_denied`. */
+  readonly denied: boolean;
+  /** The modes every matched rule allows; `null`: any configured mode. */
+  readonly modes: readonly AuthMode[] | null;
+  /** The rule objects to check once the caller is known, with the parameters they matched. */
+  readonly rules: readonly { readonly rule: AccessRule; readonly params: RouteParams | null }[];
+}
+
+const STRENGTH = { none: 0, optional: 1, required: 2 } as const;
+
+/**
+ * The `access` table, ready to answer which entries match a request. Each key is matched as a
+ * route registered with Express 5's defaults would be (see `compileRouteKey`), and a `GET` entry
+ * matches `HEAD` too, as Express routes HEAD to GET.
+ */
+export function compileTable(access: Readonly<Record<string, AccessValue>>): readonly TableEntry[] {
+  return Object.entries(access).map(([key, value]) => ({ route: compileRouteKey(key), value }));
+}
+
+/** The entries of `table` that match `method` and `path`. */
+export function matchEntries(table: readonly TableEntry[], method: string, path: string): MatchedEntry[] {
+  const matched: MatchedEntry[] = [];
+  for (const entry of table) {
+    const { route } = entry;
+    if (route.method !== '*' && route.method !== method && !(method === 'HEAD' && route.method === 'GET')) continue;
+    let params: RouteParams | false | null;
+    try {
+      params = route.matchPath(path);
+    } catch {
+      // A broken percent-encoding: Express answers 400 before any handler runs. The entry still
+      // applies (fail closed), with no parameter a tenant could match.
+      params = null;
+    }
+    if (params !== false) matched.push({ entry, params });
+  }
+  return matched;
+}
+
+/**
+ * Combines what every matched entry asks. Overlapping entries fail closed: the strongest
+ * authentication wins, every rule object applies, and `modes` narrow to what every rule allows.
+ * With no entry, `fallback` (`access.default`) decides.
+ */
+export function planFor(matched: readonly MatchedEntry[], fallback: AccessDefault): Plan {
+  if (matched.length === 0) {
+    return fallback === 'deny' ? DENIED : AUTHENTICATED;
+  }
+  let authentication: Plan['authentication'] = 'none';
+  let denied = false;
+  let modes: readonly AuthMode[] | null = null;
+  const rules: Plan['rules'][number][] = [];
+  const need = (what: Plan['authentication']) => {
+    if (STRENGTH[what] > STRENGTH[authentication]) authentication = what;
+  };
+  for (const { entry, params } of matched) {
+    const { value } = entry;
+    if (value === 'deny') denied = true;
+    else if (value === 'optional') need('optional');
+    else if (value === 'authenticated') need('required');
+    else if (typeof value === 'object') {
+      need('required');
+      rules.push({ rule: value, params });
+      if (value.modes !== null) {
+        const allowed = value.modes;
+        modes = modes === null ? allowed : modes.filter((mode) => allowed.includes(mode));
+      }
+    }
+  }
+  return { authentication, denied, modes, rules };
+}
+
+const DENIED: Plan = Object.freeze({ authentication: 'none', denied: true, modes: null, rules: [] });
+const AUTHENTICATED: Plan = Object.freeze({ authentication: 'required', denied: false, modes: null, rules: [] });
