@@ -4,11 +4,14 @@
 // Runs after tsc (it imports the compiled schema). Shipped as `@authlayer/core/config.schema.json`.
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { ACCESS_KEY_NAMES } from '../dist/config/access-schema.js';
 import { configSchema } from '../dist/config/config-schema.js';
 
 // `io: 'input'`: the file as a user writes it, where every field with a default is optional.
 // draft-07 is the draft that yaml-language-server and most editors understand best.
 const generated = z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7', unrepresentable: 'throw' });
+// zod cannot say which keys a mapping with a catch-all may have: the access keys' rule, added here.
+generated.properties.access.propertyNames = ACCESS_KEY_NAMES;
 const { $schema, ...rest } = generated;
 const schema = {
   $schema,

@@ -10,6 +10,8 @@ import { suggestField } from './suggest-field.js';
 const NAME = /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/;
 /** `"METHOD /pattern"`: an upper-case method or `*`, one space, a pattern of printable ASCII (`/...`, or `{/...}`). */
 const ROUTE = /^([A-Z]{1,20}|\*) ([/{][\x21-\x7e]*)$/;
+/** What the JSON Schema can say of a key of `access`: `default`, `report_only` or `"METHOD /pattern"`. */
+export const ACCESS_KEY_NAMES = { anyOf: [{ enum: ['default', 'report_only'] }, { pattern: ROUTE.source }] } as const;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', '*']);
 const PARAM = /^[A-Za-z_$][\w$]{0,63}$/;
 
