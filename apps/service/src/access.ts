@@ -13,7 +13,9 @@ export function withServiceRoutes(config: AuthConfig, metrics: boolean): AuthCon
     'GET /openapi.json': 'public',
     'GET /docs{/*path}': 'public',
     'POST /invoke': 'authenticated',
-    ...(config.accessPolicy.default === null ? { '* {/*path}': 'public' } : {}),
+    // Not with forward_auth: there the table also guards the proxied application, whose paths
+    // no entry names need what access.default says.
+    ...(config.accessPolicy.default === null && !config.forwardAuth.enabled ? { '* {/*path}': 'public' } : {}),
   };
   return withAccessDefaults(config, entries);
 }

@@ -18,6 +18,7 @@ import { checkAccessRoutes, withServiceRoutes } from './access.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { docsRouter } from './routes/docs.js';
 import { healthRouter } from './routes/health.js';
+import { forwardAuthRouter } from './routes/forward-auth.js';
 import { invokeRouter } from './routes/invoke.js';
 
 /** Options of {@link createApp}: the middleware's, and the service's operations. */
@@ -66,6 +67,9 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   app.disable('x-powered-by');
   app.use(requestId());
   if (log !== undefined) app.use(requestLog(log, secretHeaders(auth.config)));
+  // /forward-auth takes any method, and is not itself under the table: it applies the table to the
+  // request a proxy describes.
+  if (auth.config.forwardAuth.enabled) app.use(forwardAuthRouter(auth));
   // Contract: any other method is 404. Without this, Express's routers answer OPTIONS themselves
   // (200 text/plain "POST"); a CORS preflight is the app's CORS handler's, and there is none here.
   app.use(onlyMethods('GET', 'HEAD', 'POST'));
@@ -81,7 +85,8 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   app.use(notFound());
   app.use(errorHandler(logger === undefined ? {} : { logger }));
   try {
-    checkAccessRoutes(auth.unmatchedRules(app));
+    // With forward_auth, the table describes the proxied application's routes too.
+    if (!auth.config.forwardAuth.enabled) checkAccessRoutes(auth.unmatchedRules(app));
   } catch (error) {
     await auth.close();
     throw error;

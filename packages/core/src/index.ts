@@ -48,6 +48,8 @@ export type {
   JwtProviderConfig,
   OAuth2Config,
   RateLimitConfig,
+  ForwardAuthConfig,
+  IdentityField,
   RoleConfig,
 } from './config/auth-config.js';
 export { ACCESS_DEFAULTS, ACCESS_WORDS, FALLBACKS, compileRouteKey } from './config/access-schema.js';

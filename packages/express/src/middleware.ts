@@ -116,6 +116,12 @@ export interface AuthMiddleware extends RouteMiddleware {
    */
   unmatchedRules(app: unknown): string[];
   /**
+   * `auth.access` for a request that describes another one (a proxy's forward-auth call): the
+   * table is applied to `method` and the request's URL (set `req.url` to the original URI first),
+   * with the request's own credentials. Answers as `auth.access` does, or calls `next()`.
+   */
+  accessAs(method: string, req: Request, res: Response, next: NextFunction): void;
+  /**
    * What the table asks of a request to `method` and `path` (for documentation such as OpenAPI):
    * the authentication it needs, and whether a rule or `deny` can refuse an authenticated caller.
    */
@@ -213,6 +219,7 @@ export async function createAuthMiddleware(
     }
     return made;
   };
+  const access = createAccessMiddleware({ access: parsed.access, policy: parsed.accessPolicy, flowFor });
   return Object.assign(middleware({ ...flow, authenticate, optional: null }), {
     config: parsed,
     mode: parsed.mode,
@@ -221,7 +228,8 @@ export async function createAuthMiddleware(
     handler,
     methods,
     optional: middleware({ ...flow, authenticate, optional: optionalHeaders }),
-    access: createAccessMiddleware({ access: parsed.access, policy: parsed.accessPolicy, flowFor }) as RouteMiddleware,
+    access: access.middleware as RouteMiddleware,
+    accessAs: access.as,
     unmatchedRules: (app: unknown) => unmatchedKeys(table, app),
     accessFor: (method: string, path: string): RouteAccess => {
       const plan = planFor(matchEntries(table, method, path), parsed.accessPolicy.default ?? 'authenticated');

@@ -3,6 +3,7 @@ import type { AuthMode } from './defaults.js';
 import type { ApiKeysConfig } from './sections/api-keys.js';
 import type { JwtConfig } from './sections/jwt.js';
 import type { OAuth2Config } from './sections/oauth2.js';
+import type { ForwardAuthConfig } from './sections/forward-auth.js';
 import type { RateLimitConfig } from './sections/operations.js';
 import type { RoleConfig } from './sections/roles.js';
 
@@ -10,6 +11,7 @@ export type { ApiKeyEntryConfig, ApiKeysConfig } from './sections/api-keys.js';
 export type { ClaimsConfig } from './sections/claims.js';
 export type { JwtConfig, JwtProviderConfig } from './sections/jwt.js';
 export type { OAuth2Config } from './sections/oauth2.js';
+export type { ForwardAuthConfig, IdentityField } from './sections/forward-auth.js';
 export type { RateLimitConfig } from './sections/operations.js';
 export type { RoleConfig } from './sections/roles.js';
 
@@ -36,4 +38,6 @@ export interface AuthConfig {
   readonly access: Readonly<Record<string, AccessValue>>;
   /** `access.default` and `access.report_only`. */
   readonly accessPolicy: AccessPolicy;
+  /** Top-level `forward_auth`: the reference service's `/forward-auth` for proxies. Default off. */
+  readonly forwardAuth: ForwardAuthConfig;
 }

@@ -5,6 +5,7 @@ import type { SectionIssue } from './fields.js';
 import { apiKeysIssues, apiKeysSchema } from './sections/api-keys.js';
 import { jwtIssues, jwtSchema, toJwtConfig } from './sections/jwt.js';
 import { oauth2Issues, oauth2Schema, toOAuth2Config } from './sections/oauth2.js';
+import { forwardAuthSchema } from './sections/forward-auth.js';
 import { operationsFields } from './sections/operations.js';
 import { roleSchema, rolesIssues } from './sections/roles.js';
 
@@ -29,6 +30,7 @@ export const configSchema = z
     }),
     roles: z.array(roleSchema).default([]),
     ...operationsFields,
+    forward_auth: forwardAuthSchema,
     access: accessSchema,
   })
   .superRefine((config, ctx) => {

@@ -8,6 +8,7 @@ import type { SectionIssue } from './fields.js';
 import { toApiKeysConfig } from './sections/api-keys.js';
 import { jwtIssues, toJwtConfig } from './sections/jwt.js';
 import { oauth2Issues, toOAuth2Config } from './sections/oauth2.js';
+import { toForwardAuthConfig } from './sections/forward-auth.js';
 import { toRateLimitConfig } from './sections/operations.js';
 import { toRolesConfig } from './sections/roles.js';
 import { knownFields, suggestField } from './suggest-field.js';
@@ -35,7 +36,14 @@ export function isParsedAuthConfig(value: unknown): value is AuthConfig {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PARSED] === true;
 }
 
-function toAuthConfig({ auth, roles, rate_limit: rateLimit, metrics, access }: RawConfigOutput): AuthConfig {
+function toAuthConfig({
+  auth,
+  roles,
+  rate_limit: rateLimit,
+  metrics,
+  access,
+  forward_auth: forwardAuth,
+}: RawConfigOutput): AuthConfig {
   const modes = [...new Set([auth.mode].flat())];
   const config: AuthConfig = {
     mode: modes[0] as AuthMode,
@@ -48,6 +56,7 @@ function toAuthConfig({ auth, roles, rate_limit: rateLimit, metrics, access }: R
     rateLimit: toRateLimitConfig(rateLimit),
     metrics,
     ...toAccessConfig(access),
+    forwardAuth: toForwardAuthConfig(forwardAuth),
   };
   Object.defineProperty(config, PARSED, { value: true });
   return deepFreeze(config);

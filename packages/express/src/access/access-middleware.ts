@@ -49,15 +49,20 @@ function sameTenant(params: RouteParams | null, name: string, context: AuthConte
 /**
  * `auth.access`: every request is matched against the table (as Express 5's router matches
  * routes), and authenticated and authorized as all the entries that match it ask together.
- * `public` passes untouched; `deny` answers 403 before any credential is looked at.
+ * `public` passes untouched; `deny` answers 403 before any credential is looked at. `as` is the
+ * same for a given method (a proxy's original request: the request's own `method` must stay, as
+ * Express's answers read it).
  */
-export function createAccessMiddleware(deps: AccessDeps): RequestHandler {
+export function createAccessMiddleware(deps: AccessDeps): {
+  readonly middleware: RequestHandler;
+  readonly as: (method: string, req: Request, res: Response, next: NextFunction) => void;
+} {
   const table = compileTable(deps.access);
   const fallback = deps.policy.default ?? 'authenticated';
   const { reportOnly } = deps.policy;
   const required = deps.flowFor(false, null);
-  return (req: Request, res: Response, next: NextFunction) => {
-    const plan = planFor(matchEntries(table, req.method, req.path), fallback);
+  const as = (method: string, req: Request, res: Response, next: NextFunction) => {
+    const plan = planFor(matchEntries(table, method, req.path), fallback);
     if (plan.denied && !reportOnly) {
       forbid(required.deps, ROUTE_DENIED, req, res, performance.now(), null).catch(next);
       return;
@@ -72,4 +77,6 @@ export function createAccessMiddleware(deps: AccessDeps): RequestHandler {
         : deps.flowFor(authentication === 'optional', plan.modes);
     flow.run(req, res, next);
   };
+  // Three parameters: Express takes a function of four for an error handler.
+  return { middleware: (req, res, next) => as(req.method, req, res, next), as };
 }
