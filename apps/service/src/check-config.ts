@@ -23,6 +23,8 @@ export interface CheckReport {
   readonly metrics: boolean;
   /** The `access` section as written (`"METHOD /path"` → permissions, scopes, roles). */
   readonly access: unknown;
+  /** The top-level `forward_auth`, with the default identity headers filled in. */
+  readonly forward_auth: unknown;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function checkConfig(
   const { auth } = await createApp(config, options);
   await auth.close();
   const { keyMaterial, details } = describeHandlers(config, auth.describe());
-  const { roles, rateLimit, metrics, access, modes, ...rest } = config;
+  const { roles, rateLimit, metrics, access, accessPolicy, forwardAuth, modes, ...rest } = config;
   const resolved = redactUrls(toSnakeCase(rest)) as { mode: unknown };
   resolved.mode = modes.length > 1 ? modes : config.mode;
   const limits =
@@ -61,7 +63,13 @@ export async function checkConfig(
     roles: toSnakeCase(roles),
     rate_limit: limits,
     metrics,
-    access,
+    // As the YAML writes it: the policy beside the routes, each rule in snake_case.
+    access: {
+      default: accessPolicy.default ?? 'authenticated',
+      report_only: accessPolicy.reportOnly,
+      ...Object.fromEntries(Object.entries(access).map(([key, value]) => [key, toSnakeCase(value)])),
+    },
+    forward_auth: { enabled: forwardAuth.enabled, identity_headers: forwardAuth.identityHeaders },
   };
 }
 

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { createAuthContext } from '@authlayer/core';
+import { createAuthContext, parseAuthConfig } from '@authlayer/core';
 import { createCaptureLogger } from '@authlayer/testkit';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
+import { checkConfig } from '../src/check-config.js';
 import { headerValue } from '../src/routes/forward-auth.js';
 
 // /forward-auth asked as Traefik's ForwardAuth asks (X-Forwarded-Method, X-Forwarded-Uri), over
@@ -142,5 +143,35 @@ describe('identity header values', () => {
     expect(headerValue(context, 'roles')).toBe('a,b');
     expect(headerValue(context, 'email')).toBe('');
     expect(headerValue(undefined, 'userId')).toBe('');
+  });
+});
+
+describe('--check', () => {
+  it('shows access as the YAML writes it (the policy beside the routes) and forward_auth', async () => {
+    const report = await checkConfig('service.yaml', parseAuthConfig(CONFIG), { env, logger: createCaptureLogger() });
+    expect(report.forward_auth).toEqual({
+      enabled: true,
+      identity_headers: {
+        'X-Auth-User-Id': 'userId',
+        'X-Auth-Method': 'method',
+        'X-Auth-Roles': 'roles',
+        'X-Auth-Tenant': 'tenantId',
+      },
+    });
+    expect(report.access).toEqual({
+      default: 'authenticated',
+      report_only: false,
+      'GET /reports/:id': {
+        permissions: ['reports:read'],
+        scopes: [],
+        roles: [],
+        any: [],
+        modes: null,
+        tenant_param: null,
+      },
+      'GET /public/*path': 'public',
+      '* /admin/*path': 'deny',
+    });
+    expect(Object.keys(report.auth as object)).toEqual(['mode', 'fallback', 'api_keys', 'jwt', 'oauth2']);
   });
 });

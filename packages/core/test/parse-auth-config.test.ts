@@ -80,6 +80,15 @@ describe('parseAuthConfig: defaults', () => {
       metrics: false,
       access: {},
       accessPolicy: { default: null, reportOnly: false },
+      forwardAuth: {
+        enabled: false,
+        identityHeaders: {
+          'X-Auth-User-Id': 'userId',
+          'X-Auth-Method': 'method',
+          'X-Auth-Roles': 'roles',
+          'X-Auth-Tenant': 'tenantId',
+        },
+      },
     });
   });
 
@@ -96,6 +105,15 @@ describe('parseAuthConfig: defaults', () => {
       metrics: false,
       access: {},
       accessPolicy: { default: null, reportOnly: false },
+      forwardAuth: {
+        enabled: false,
+        identityHeaders: {
+          'X-Auth-User-Id': 'userId',
+          'X-Auth-Method': 'method',
+          'X-Auth-Roles': 'roles',
+          'X-Auth-Tenant': 'tenantId',
+        },
+      },
     });
   });
 
@@ -137,6 +155,15 @@ describe('parseAuthConfig: defaults', () => {
       fallback: 'no_auth',
       access: {},
       accessPolicy: { default: null, reportOnly: false },
+      forwardAuth: {
+        enabled: false,
+        identityHeaders: {
+          'X-Auth-User-Id': 'userId',
+          'X-Auth-Method': 'method',
+          'X-Auth-Roles': 'roles',
+          'X-Auth-Tenant': 'tenantId',
+        },
+      },
       apiKeys: {
         envVar: 'K',
         prefix: 'prod',
@@ -638,6 +665,7 @@ describe('parseAuthConfig: the result', () => {
       'metrics',
       'access',
       'accessPolicy',
+      'forwardAuth',
     ]);
     expect(JSON.parse(JSON.stringify(config))).toEqual(config);
   });

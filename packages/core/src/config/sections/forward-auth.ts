@@ -3,7 +3,16 @@ import { z } from 'zod';
 // The top-level `forward_auth` section: the reference service as a proxy's authentication sidecar.
 
 /** The AuthContext fields an identity header may carry. */
-export const IDENTITY_FIELDS = ['method', 'userId', 'email', 'name', 'roles', 'permissions', 'scopes', 'tenantId'] as const;
+export const IDENTITY_FIELDS = [
+  'method',
+  'userId',
+  'email',
+  'name',
+  'roles',
+  'permissions',
+  'scopes',
+  'tenantId',
+] as const;
 export type IdentityField = (typeof IDENTITY_FIELDS)[number];
 
 // RFC 9110 §5.6.2: a field name is a token.
@@ -20,7 +29,10 @@ export const forwardAuthSchema = z
   .strictObject({
     enabled: z.boolean().default(false),
     identity_headers: z
-      .record(z.string().regex(HEADER_NAME, 'must be a header name (RFC 9110 token, 1 to 64 characters)'), z.enum(IDENTITY_FIELDS))
+      .record(
+        z.string().regex(HEADER_NAME, 'must be a header name (RFC 9110 token, 1 to 64 characters)'),
+        z.enum(IDENTITY_FIELDS),
+      )
       .refine((headers) => Object.keys(headers).length <= 32, 'must name at most 32 headers')
       .default({ ...DEFAULT_HEADERS }),
   })
