@@ -125,6 +125,15 @@ describe('every route of the service under the table', () => {
     await request(closed).post('/invoke').set('X-API-Key', KEY).send({ query: 'q' }).expect(200);
   });
 
+  it('counts 403s in authlayer_auth_decisions_total with their reason', async () => {
+    const service = await createApp({ ...CONFIG, metrics: true }, options());
+    await request(service).post('/invoke').set('X-API-Key', KEY).send({ query: 'q' }).expect(403);
+    const text = (await request(service).get('/metrics').expect(200)).text;
+    expect(text).toMatch(
+      /^authlayer_auth_decisions_total\{method="api_key",outcome="forbidden",reason="permission_missing"\} 1$/m,
+    );
+  });
+
   it('documents an optional /invoke with the anonymous alternative', async () => {
     const service = await createApp({ ...CONFIG, access: { 'POST /invoke': 'optional' } }, options());
     const doc = (await request(service).get('/openapi.json').expect(200)).body;
