@@ -55,9 +55,10 @@ describe('rate_limit.store redis:// (one limit shared by replicas)', () => {
 
     await redis.kill();
     const alone = await alternate(replicas, 4 * LIMIT);
-    // No request fails because Redis is down; each replica limits on its own.
+    // No request fails because Redis is down; each replica limits on its own, going on from the
+    // last count Redis gave it (the identity had used its limit), not from zero.
     expect(alone.filter((s) => s !== 200 && s !== 429)).toEqual([]);
-    expect(ok(alone)).toBe(2 * LIMIT);
+    expect(ok(alone)).toBe(0);
     for (const { logger } of replicas) expect(warned(logger)).toHaveLength(1);
 
     await redis.restart();
@@ -69,5 +70,28 @@ describe('rate_limit.store redis:// (one limit shared by replicas)', () => {
   it('blocks an address on every replica after its failures', async () => {
     await alternate(replicas, 2, 'wrong');
     expect(await alternate(replicas, 2, KEY)).toEqual([429, 429]);
+  });
+});
+
+describe('rate_limit.store redis:// that stops answering (a stuck or swapping Redis)', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(() => redis.stop());
+
+  it('warns once, answers from memory at once, and goes on from the last count Redis gave', async () => {
+    const one = await replica(redis.url);
+    // failed_auth_per_minute is 2: one failure counted on Redis, then Redis freezes.
+    expect(await alternate([one], 1, 'wrong')).toEqual([401]);
+    redis.pause();
+    // The first request's command times out; from then on memory answers, starting at 1, not 0.
+    expect(await alternate([one], 3, 'wrong')).toEqual([401, 429, 429]);
+    expect(one.logger.text.filter((t) => t.startsWith('warn: rate_limit: Redis'))).toEqual([
+      'warn: rate_limit: Redis did not answer within 250 ms; each process now limits on its own, in memory, until Redis answers again',
+    ]);
+    redis.resume();
+    await one.logger.waitFor(/^info: rate_limit: Redis is reachable/);
+    await one.auth.close();
   });
 });

@@ -12,6 +12,13 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Starts it again on the same port, empty; resolves when it accepts connections. */
   restart(): Promise<void>;
+  /**
+   * Freezes it (SIGSTOP): connections stay open and commands get no answer, as a Redis stuck in a
+   * long command or a swapping host. {@link resume} ends it.
+   */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT); the commands sent meanwhile are answered then. */
+  resume(): void;
   /** Stops it (SIGTERM) if it runs; for `afterAll`. */
   stop(): Promise<void>;
 }
@@ -70,7 +77,10 @@ export async function startRedis(): Promise<RedisServer> {
       await end(child, 'SIGKILL');
       child = await launch(port);
     },
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     stop: async () => {
+      child?.kill('SIGCONT');
       await end(child, 'SIGTERM');
       child = null;
     },

@@ -31,4 +31,21 @@ describe('startRedis', () => {
     await redis.restart();
     expect(await ping(redis.port)).toBe('+PONG');
   });
+
+  it('pauses: a command sent meanwhile is answered once it resumes', async () => {
+    redis.pause();
+    const socket = connect(redis.port, '127.0.0.1');
+    await once(socket, 'connect');
+    let answered = false;
+    const answer = once(socket, 'data').then(([data]) => ((answered = true), String(data).trim()));
+    socket.write('PING\r\n');
+    // A PING of its own, answered by another server, proves the first one had time to arrive.
+    const other = await startRedis();
+    expect(await ping(other.port)).toBe('+PONG');
+    await other.stop();
+    expect(answered).toBe(false);
+    redis.resume();
+    expect(await answer).toBe('+PONG');
+    socket.destroy();
+  });
 });

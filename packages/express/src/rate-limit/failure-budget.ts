@@ -1,4 +1,5 @@
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import type { Limiter } from './redis-limiter.js';
 
 /** One failure reserved before a verification; settled exactly once when the verdict is known. */
 export interface FailureReservation {
@@ -37,11 +38,7 @@ export const NOTHING_RESERVED: FailureReservation = Object.freeze({ keep() {}, r
  *
  * A store that errs lets the request through without a reservation (`storeFailed` is told).
  */
-export function createFailureBudget(
-  limiter: RateLimiterAbstract,
-  now: () => number,
-  storeFailed: () => void,
-): FailureBudget {
+export function createFailureBudget(limiter: Limiter, now: () => number, storeFailed: () => void): FailureBudget {
   const inFlight = new Map<string, InFlight>();
 
   const settled = (address: string, slot: InFlight) => {

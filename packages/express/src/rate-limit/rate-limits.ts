@@ -1,6 +1,7 @@
 import type { Logger, RateLimitConfig } from '@authlayer/core';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { createFailureBudget, NOTHING_RESERVED, type FailureReservation } from './failure-budget.js';
+import { createRedisLimiter, type Limiter } from './redis-limiter.js';
 import { connectRedisStore, type RedisStore } from './redis-store.js';
 
 /** The contract's window: limits are per minute. */
@@ -48,14 +49,8 @@ export async function createRateLimits(config: RateLimitConfig, logger: Logger):
   };
 }
 
-function limiter(points: number | null, keyPrefix: string, redis: RedisStore | null): RateLimiterAbstract | null {
+function limiter(points: number | null, keyPrefix: string, redis: RedisStore | null): Limiter | null {
   if (points === null) return null;
   const options = { points, duration: WINDOW_SECONDS, keyPrefix };
-  if (redis === null) return new RateLimiterMemory(options);
-  return new RateLimiterRedis({
-    ...options,
-    storeClient: redis.client,
-    rejectIfRedisNotReady: true,
-    insuranceLimiter: new RateLimiterMemory(options),
-  });
+  return redis === null ? new RateLimiterMemory(options) : createRedisLimiter(options, redis);
 }

@@ -4,16 +4,28 @@ import { Redis } from 'ioredis';
 /** A Redis connection for the limiters, and how to close it. */
 export interface RedisStore {
   readonly client: Redis;
+  /**
+   * Told when a limiter fell back to memory. While the connection is up that means a command
+   * timed out: Redis is slow. One warning, and the connection is dropped and made again, so that
+   * commands fail at once (memory answers) until Redis answers its ready check again.
+   */
+  failedOver(): void;
   close(): void;
 }
+
+/** A command Redis has not answered in this time fails (and the limit falls back to memory). */
+const COMMAND_TIMEOUT_MS = 250;
 
 const UNREACHABLE =
   'rate_limit: Redis is unreachable; each process now limits on its own, in memory, until Redis is back';
 const REACHABLE = 'rate_limit: Redis is reachable; limits are shared by every replica';
+const SLOW = `rate_limit: Redis did not answer within ${COMMAND_TIMEOUT_MS} ms; each process now limits on its own, in memory, until Redis answers again`;
 
 /**
  * Connects to the `rate_limit.store` URL. Commands fail at once while the connection is down (no
- * offline queue, as rate-limiter-flexible advises), so the limiters fall back to memory at once;
+ * offline queue, as rate-limiter-flexible advises), and after 250 ms while it is up but Redis does
+ * not answer (then the connection is made again: see `failedOver`), so the limiters fall back to
+ * memory at once;
  * ioredis keeps reconnecting, and they return to Redis on `ready`. Logs one warning per outage
  * and one line when Redis is back, never the URL (it may hold a password). Waits for the first
  * connection or the first failure, so a service that starts with Redis up shares from its first
@@ -24,7 +36,7 @@ export async function connectRedisStore(url: string, logger: Logger): Promise<Re
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
-    commandTimeout: 1000,
+    commandTimeout: COMMAND_TIMEOUT_MS,
     // Reconnect quickly at first, then every 2 s at most, for as long as the process runs.
     retryStrategy: (times) => Math.min(times * 100, 2000),
   });
@@ -46,5 +58,13 @@ export async function connectRedisStore(url: string, logger: Logger): Promise<Re
     client.once('ready', resolve);
     client.once('error', resolve);
   });
-  return { client, close: () => client.disconnect() };
+  const failedOver = () => {
+    if (client.status !== 'ready' || state === 'down') return;
+    logger.warn(SLOW);
+    state = 'down';
+    // Destroyed, not ended: a Redis that does not read would hold an ended socket open. ioredis
+    // reconnects, and its ready check waits for Redis to answer while memory answers at once.
+    client.stream.destroy();
+  };
+  return { client, failedOver, close: () => client.disconnect() };
 }

@@ -1,0 +1,62 @@
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type IRateLimiterOptions } from 'rate-limiter-flexible';
+import type { RedisStore } from './redis-store.js';
+
+/** What the limits ask of a limiter: a point taken, a point given back. */
+export interface Limiter {
+  consume(key: string): Promise<RateLimiterRes>;
+  reward(key: string): Promise<RateLimiterRes>;
+}
+
+/**
+ * The in-memory stand-in of a Redis limiter. rate-limiter-flexible asks it only when a Redis call
+ * failed; one that failed while the connection was up timed out: Redis is slow, and the store is
+ * told (it reconnects, so that the next calls come here at once instead of waiting too).
+ */
+class Insurance extends RateLimiterMemory {
+  constructor(
+    options: IRateLimiterOptions,
+    private readonly failedOver: () => void,
+  ) {
+    super(options);
+  }
+  override consume(key: string | number, points?: number, options?: Record<string, unknown>) {
+    this.failedOver();
+    return super.consume(key, points, options);
+  }
+  override reward(key: string | number, points?: number, options?: Record<string, unknown>) {
+    this.failedOver();
+    return super.reward(key, points, options);
+  }
+}
+
+/**
+ * A limiter on Redis (one limit for every replica) with an in-memory insurance that takes over
+ * while Redis is down or slow. Every count Redis answers is copied into the insurance, so a
+ * process that falls back goes on from the last count it saw instead of from zero (an address
+ * with 19 failures of 20 does not get 20 more). The copy never lengthens a window: its duration
+ * is rounded down, and counts the insurance answered itself are not copied.
+ */
+export function createRedisLimiter(options: IRateLimiterOptions, redis: RedisStore): Limiter {
+  const insurance = new Insurance(options, redis.failedOver);
+  const store = new RateLimiterRedis({
+    ...options,
+    storeClient: redis.client,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: insurance,
+  });
+  const copy = (key: string, res: RateLimiterRes) => {
+    const seconds = Math.floor(res.msBeforeNext / 1000);
+    if (redis.client.status === 'ready' && seconds > 0) void insurance.set(key, res.consumedPoints, seconds);
+  };
+  return {
+    consume: (key) =>
+      store.consume(key).then(
+        (res) => (copy(key, res), res),
+        (rejection: unknown) => {
+          if (rejection instanceof RateLimiterRes) copy(key, rejection);
+          throw rejection;
+        },
+      ),
+    reward: (key) => store.reward(key).then((res) => (copy(key, res), res)),
+  };
+}
