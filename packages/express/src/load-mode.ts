@@ -117,7 +117,7 @@ async function importFactory(mode: AuthMode, importModule: ImportModule): Promis
 }
 
 /** Node says `Cannot find package 'NAME' imported from ...` when NAME itself is missing. */
-function isPackageMissing(error: unknown, name: string): boolean {
+export function isPackageMissing(error: unknown, name: string): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
   return (
     (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&

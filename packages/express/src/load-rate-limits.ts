@@ -1,0 +1,33 @@
+import { ConfigError, type AuthConfig, type Logger } from '@authlayer/core';
+import { isPackageMissing } from './load-mode.js';
+import type { RateLimits } from './rate-limit/rate-limits.js';
+
+/** The optional peers the rate limits need. */
+const RATE_LIMIT_PACKAGES = ['rate-limiter-flexible', 'ioredis'] as const;
+
+/**
+ * The rate limits, imported only when `rate_limit` is configured: rate-limiter-flexible and
+ * ioredis are optional peers, so every process that does not use them neither installs nor
+ * loads them. When one is not installed, a ConfigError names it.
+ *
+ * @param importRateLimits - replaceable so a test can make a package missing for real
+ */
+export async function loadRateLimits(
+  config: NonNullable<AuthConfig['rateLimit']>,
+  logger: Logger,
+  importRateLimits: () => Promise<typeof import('./rate-limit/rate-limits.js')> = () =>
+    import('./rate-limit/rate-limits.js'),
+): Promise<RateLimits> {
+  let loaded: typeof import('./rate-limit/rate-limits.js');
+  try {
+    loaded = await importRateLimits();
+  } catch (error) {
+    const missing = RATE_LIMIT_PACKAGES.find((name) => isPackageMissing(error, name));
+    if (missing === undefined) throw error;
+    throw new ConfigError({
+      path: 'rate_limit',
+      message: `needs the package ${missing}, which is not installed: install ${RATE_LIMIT_PACKAGES.join(' and ')} beside @authlayer/express`,
+    });
+  }
+  return loaded.createRateLimits(config, logger);
+}
