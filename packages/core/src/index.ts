@@ -9,7 +9,6 @@ export {
   bearerError,
   combineChallenges,
   insufficientScopeChallenge,
-  splitChallenges,
 } from './challenge.js';
 export { ForbiddenError, describeForbidden, isForbiddenError, isRequirableName } from './forbidden-error.js';
 export type { ForbiddenReason } from './forbidden-error.js';
@@ -32,10 +31,10 @@ export type {
   SecuritySchemePart,
 } from './handler.js';
 export { RECOGNITIONS } from './handler.js';
-export { createClaimsMapper, readClaim } from './claims-mapper.js';
+export { createClaimsMapper } from './claims-mapper.js';
 export type { ClaimsMapper, ClaimsMapperOptions } from './claims-mapper.js';
 export { createNoAuthHandler } from './no-auth-handler.js';
-export { authenticateNowOf, fromAuthenticateNow, isPromiseLike } from './authenticate-now.js';
+export { fromAuthenticateNow } from './authenticate-now.js';
 export type { MaybePromise } from './authenticate-now.js';
 export { createPermissionResolver } from './role-permissions.js';
 export type { PermissionResolver } from './role-permissions.js';

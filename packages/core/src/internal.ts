@@ -5,3 +5,7 @@
 export { discoverEndpoint, discoveryUrl, MAX_DOCUMENT_BYTES } from './remote/discovery.js';
 export { FetchFailure, fetchJsonObject } from './remote/fetch-json.js';
 export type { FetchJsonOptions } from './remote/fetch-json.js';
+export { authenticateNowOf, isPromiseLike } from './authenticate-now.js';
+export type { MaybePromise } from './authenticate-now.js';
+export { splitChallenges } from './challenge.js';
+export { readClaim } from './claims-mapper.js';

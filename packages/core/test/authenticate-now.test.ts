@@ -1,13 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   AuthError,
-  authenticateNowOf,
   createAuthContext,
   createNoAuthHandler,
   fromAuthenticateNow,
-  isPromiseLike,
   type AuthHandler,
 } from '../src/index.js';
+import { authenticateNowOf, isPromiseLike } from '../src/internal.js';
 
 const ADA = createAuthContext({ method: 'api_key', userId: 'ada' });
 const REFUSED = new AuthError('credentials_invalid', 'ApiKey realm="authlayer"');

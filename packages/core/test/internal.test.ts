@@ -6,9 +6,13 @@ describe('@authlayer/core/internal', () => {
     expect(Object.keys(internal).sort()).toEqual([
       'FetchFailure',
       'MAX_DOCUMENT_BYTES',
+      'authenticateNowOf',
       'discoverEndpoint',
       'discoveryUrl',
       'fetchJsonObject',
+      'isPromiseLike',
+      'readClaim',
+      'splitChallenges',
     ]);
   });
 });

@@ -2,7 +2,6 @@ import {
   createAuthContext,
   isAuthError,
   isFailedGuess,
-  isPromiseLike,
   type AuthContext,
   type AuthError,
   type AuthMethod,
@@ -11,6 +10,7 @@ import {
   type Logger,
   type MaybePromise,
 } from '@authlayer/core';
+import { isPromiseLike } from '@authlayer/core/internal';
 import type { NextFunction, Request, Response } from 'express';
 import type { AuthDecision, DecisionListener } from './decision.js';
 import { modeTriedFor } from './combine-handlers.js';

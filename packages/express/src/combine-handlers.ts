@@ -1,11 +1,9 @@
 import {
   AuthError,
-  authenticateNowOf,
   combineChallenges,
   fromAuthenticateNow,
   headerValues,
   isAuthError,
-  isPromiseLike,
   RECOGNITIONS,
   type AuthConfig,
   type AuthContext,
@@ -15,6 +13,7 @@ import {
   type HandlerReadiness,
   type Recognition,
 } from '@authlayer/core';
+import { authenticateNowOf, isPromiseLike } from '@authlayer/core/internal';
 
 type Method = AuthHandler['method'];
 

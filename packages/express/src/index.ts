@@ -6,8 +6,7 @@ export { errorHandler, httpError, notFound, sendError } from './error-handler.js
 export { requireAccess, requirePermissions, requireRoles, requireScopes } from './guards.js';
 export type { AccessRuleInput } from './guards.js';
 export type { ErrorCode, HttpError } from './error-handler.js';
-export { loadModeHandler, modePackageName } from './load-mode.js';
-export type { ImportModule, LoadedMode } from './load-mode.js';
+export type { ImportModule } from './load-mode.js';
 export { openApiSecurity } from './openapi-security.js';
 export type { OpenApiSecurity } from './openapi-security.js';
 export { consoleLogger, secretHeaders } from './logger.js';

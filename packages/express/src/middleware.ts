@@ -1,5 +1,4 @@
 import {
-  authenticateNowOf,
   bearerError,
   isParsedAuthConfig,
   parseAuthConfig,
@@ -15,6 +14,7 @@ import {
   type Logger,
   type RevocationCheck,
 } from '@authlayer/core';
+import { authenticateNowOf } from '@authlayer/core/internal';
 import type { NextFunction, Request, Response } from 'express';
 import { authorizeByPlan, createAccessMiddleware, type AccessFlow } from './access/access-middleware.js';
 import { compileTable, matchEntries, planFor } from './access/access-table.js';

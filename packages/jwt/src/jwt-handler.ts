@@ -2,7 +2,6 @@ import {
   assertModeConfig,
   bearerError,
   fromAuthenticateNow,
-  isPromiseLike,
   type AuthConfig,
   type AuthContext,
   type AuthHandler,
@@ -11,6 +10,7 @@ import {
   type MaybePromise,
   type SecuritySchemePart,
 } from '@authlayer/core';
+import { isPromiseLike } from '@authlayer/core/internal';
 import { describeProviders, readinessOf, summarizeProviders } from './handler-status.js';
 import type { JwksOptions } from './keys/remote-key-set.js';
 import { createProvider, type Provider, type Verified } from './provider.js';

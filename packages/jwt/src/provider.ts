@@ -1,11 +1,11 @@
 import {
   createClaimsMapper,
-  isPromiseLike,
   type AuthContext,
   type MaybePromise,
   type JwtProviderConfig,
   type RoleConfig,
 } from '@authlayer/core';
+import { isPromiseLike } from '@authlayer/core/internal';
 import { createKeySource, type KeySource, type KeySourceDeps } from './keys/key-source.js';
 import { createTokenCache, type TokenCacheOptions } from './token-cache.js';
 import { createTokenCheck } from './verify/check-token.js';

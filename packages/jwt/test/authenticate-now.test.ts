@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { isPromiseLike, type AuthContext } from '@authlayer/core';
+import { type AuthContext } from '@authlayer/core';
+import { isPromiseLike } from '@authlayer/core/internal';
 import { createSigningKey, type SigningKey } from '@authlayer/testkit';
 import { bearer, failure, staticHandler } from './fixtures.js';
 

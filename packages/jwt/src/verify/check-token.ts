@@ -1,4 +1,5 @@
-import { bearerError, readClaim, type JwtProviderConfig } from '@authlayer/core';
+import { bearerError, type JwtProviderConfig } from '@authlayer/core';
+import { readClaim } from '@authlayer/core/internal';
 import { decodeSegment, parseJsonObject } from './decode-jws.js';
 
 /** A check of a verified token (its compact form and its claims) that throws `AuthError`. */
