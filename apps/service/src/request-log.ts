@@ -9,8 +9,16 @@ export function requestLog(log: Pino, secret: readonly string[]) {
   return pinoHttp({
     logger: log,
     genReqId: (_req, res) => requestIdOf(res) ?? randomUUID(),
-    // A refusal (4xx) is routine, and has its own audit line; only a 5xx is an error.
-    customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
+    // A refusal (4xx) is routine, and has its own audit line; only a 5xx is an error, unless its
+    // route says it is an answer (`res.locals.routine`: /readyz's 503, which a probe polls).
+    customLogLevel: (_req, res, error) =>
+      error !== undefined || (res.statusCode >= 500 && !isRoutine(res)) ? 'error' : 'info',
+    customErrorMessage: (_req, res) => (isRoutine(res) ? 'request completed' : 'request errored'),
+    customErrorObject: (_req, res, _error, value: Record<string, unknown>) => {
+      if (!isRoutine(res)) return value;
+      const { err: _err, ...answer } = value;
+      return answer;
+    },
     serializers: {
       // The parsed query would repeat what urlToLog hides; params are empty this early.
       req: ({
@@ -31,4 +39,9 @@ export function requestLog(log: Pino, secret: readonly string[]) {
       err: (error: { type?: string }) => ({ type: error.type }),
     },
   });
+}
+
+/** Set by a route whose 5xx is an expected answer, not a failure of the service. */
+function isRoutine(res: object): boolean {
+  return (res as { locals?: { routine?: unknown } }).locals?.routine === true;
 }

@@ -65,6 +65,7 @@ describe('GET /docs', () => {
     const page = await request(app).get('/docs/').expect(200).expect('Content-Type', /html/);
     expect(page.text).toContain('<title>authlayer reference service</title>');
     expect(page.text).toContain('swagger-ui-bundle.js');
+    expect(page.text).toContain('.swagger-ui .topbar { display: none }');
     const init = await request(app).get('/docs/swagger-ui-init.js').expect(200);
     expect(init.text).toContain('"swaggerUrl": "/openapi.json"');
     await request(app)

@@ -102,3 +102,20 @@ describe('the service log of a 500', () => {
     expect(capture.lines.join('\n')).not.toMatch(/\bat |s3cret|t0ken-value/);
   });
 });
+
+describe('the service log of a readiness probe that fails', () => {
+  it('logs the 503 of /readyz at info: a probe polls it, and the handler warns once per outage itself', async () => {
+    const createHandler: CreateHandler = async () => ({
+      method: 'jwt',
+      authenticate: () => Promise.reject(new Error('unused')),
+      readiness: () => ({ ready: false, keys: 'unavailable' }),
+    });
+    const raw = { auth: { mode: 'jwt', jwt: { jwks_url: 'http://127.0.0.1:9/jwks' } } };
+    const { log, capture } = capturedServiceLog(raw);
+    const app = await createApp(raw, { log, importModule: async () => ({ createHandler }) });
+    for (let i = 0; i < 3; i++) await request(app).get('/readyz').expect(503);
+    expect(capture.records().map((r) => [r.level, r.msg, r.err])).toEqual(
+      Array(3).fill(['info', 'request completed', undefined]),
+    );
+  });
+});

@@ -3,6 +3,8 @@ import swaggerUi, { type SwaggerUiOptions } from 'swagger-ui-express';
 
 const OPTIONS: SwaggerUiOptions = {
   customSiteTitle: 'authlayer reference service',
+  // The page is this service's, not Swagger's: no stock top bar with its logo and URL box.
+  customCss: '.swagger-ui .topbar { display: none }',
   // A fixed document URL: swagger-ui-express then ignores a `?url=` from the page's address.
   swaggerUrl: '/openapi.json',
   // validatorUrl null: the page never loads the public validator at validator.swagger.io.

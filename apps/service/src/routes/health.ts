@@ -18,6 +18,8 @@ export function healthRouter(auth: AuthMiddleware): Router {
   router.get('/readyz', (_req, res) => {
     const { ready, keys } = auth.readiness();
     if (ready) return void res.json({ status: 'ready' });
+    // An answer, not a failure: logged at info (the handler warns once per outage itself).
+    res.locals.routine = true;
     res.status(503).json({ status: 'not_ready', ...(keys === undefined ? {} : { keys: { state: keys } }) });
   });
   return router;
