@@ -29,7 +29,7 @@ const DEFAULT_CONFIG = fileURLToPath(new URL('../service.yaml', import.meta.url)
 export class UsageError extends Error {}
 
 /** What `--help` prints. */
-export const USAGE = `Usage: pnpm start [--config PATH] [--check] [--new-key] [--help]
+export const USAGE = `Usage: npx -y pnpm@10.34.9 start [--config PATH] [--check] [--new-key] [--help]
        node apps/service/dist/main.js [--config PATH] [--check] [--new-key] [--help]
 
 The authlayer reference service: POST /invoke behind the configured authentication,
@@ -55,11 +55,14 @@ Environment:
   SERVICE_API_KEY, <PREFIX>_API_KEY, the variable public_key_env names
                   key material; only ever read from the environment
 
+npx -y pnpm@10.34.9 needs nothing installed but Node.js; --silent keeps pnpm's own
+lines out of stdout, so that --check's JSON can be piped.
+
 Examples:
-  SERVICE_API_KEY=change-me-0123456789 pnpm start
-  JWT_PUBLIC_KEY="$(openssl pkey -in private.pem -pubout)" pnpm start --config apps/service/examples/jwt.yaml
-  PROD_API_KEY=change-me pnpm start --check --config apps/service/examples/api-key-prefix.yaml
-  pnpm start --new-key
+  SERVICE_API_KEY=change-me-0123456789 npx -y pnpm@10.34.9 start
+  JWT_PUBLIC_KEY="$(openssl pkey -in private.pem -pubout)" npx -y pnpm@10.34.9 start --config apps/service/examples/jwt.yaml
+  PROD_API_KEY=change-me npx -y pnpm@10.34.9 --silent start --check --config apps/service/examples/api-key-prefix.yaml | jq .
+  npx -y pnpm@10.34.9 --silent start --new-key
 `;
 
 /**

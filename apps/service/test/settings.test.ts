@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
 import { readSettings, USAGE } from '../src/settings.js';
@@ -50,6 +51,16 @@ describe('--help', () => {
     ]) {
       expect(USAGE).toContain(word);
     }
+  });
+
+  it("names the repository's pinned pnpm (npx -y pnpm@<packageManager>), never a bare pnpm a fresh machine lacks", () => {
+    const root = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      packageManager: string;
+    };
+    const pinned = `npx -y ${root.packageManager}`;
+    expect(USAGE).toContain(`Usage: ${pinned} start`);
+    expect(USAGE.split('\n').filter((line) => /(^|[\s(])pnpm /.test(line))).toEqual([]);
+    expect(USAGE).toContain(`${pinned} --silent start --check`);
   });
 
   it('names the absolute path it tried when the config is missing', async () => {

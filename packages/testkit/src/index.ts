@@ -26,6 +26,7 @@ export { expectedContext } from './expected-context.js';
 export type { ContextJson } from './expected-context.js';
 export { openRawConnection } from './raw-connection.js';
 export type { RawConnection, RawResponse } from './raw-connection.js';
+export { freePort } from './free-port.js';
 export { startRedis } from './redis-server.js';
 export type { RedisServer } from './redis-server.js';
 export { captureLogLines } from './capture-log-lines.js';

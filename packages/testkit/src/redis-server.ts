@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
+import { freePort } from './free-port.js';
 
 /** A real `redis-server` on 127.0.0.1, with no persistence, that a test can kill and start again. */
 export interface RedisServer {
@@ -21,15 +21,6 @@ export interface RedisServer {
   resume(): void;
   /** Stops it (SIGTERM) if it runs; for `afterAll`. */
   stop(): Promise<void>;
-}
-
-/** A port that was free a moment ago: redis-server cannot listen on port 0 (that turns TCP off). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 async function launch(port: number): Promise<ChildProcess> {

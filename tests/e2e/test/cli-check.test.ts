@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../scripts/pack.mjs';
@@ -175,5 +175,28 @@ describe('--check with a broken config or missing key material', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(says);
     expect(lines[0]).not.toContain(SECRET);
+  });
+});
+
+describe('the root `pnpm --silent start --check`, piped', () => {
+  it('prints only the JSON report on stdout (turbo and pnpm lines go elsewhere)', () => {
+    // The pnpm that runs this suite (turbo keeps npm_execpath), else the pinned one through npx.
+    const pnpm = process.env.npm_execpath?.includes('pnpm')
+      ? [process.execPath, process.env.npm_execpath]
+      : [
+          'npx',
+          '-y',
+          (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { packageManager: string })
+            .packageManager,
+        ];
+    const [command, ...args] = pnpm as [string, ...string[]];
+    const result = spawnSync(command, [...args, '--silent', 'start', '--check'], {
+      cwd: REPO_ROOT,
+      env: { ...baseEnv(), SERVICE_API_KEY: SECRET },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ handler: 'api_key' });
+    expect(result.stdout).not.toContain(SECRET);
   });
 });
