@@ -58,13 +58,22 @@ export async function connectRedisStore(url: string, logger: Logger): Promise<Re
     client.once('ready', resolve);
     client.once('error', resolve);
   });
+  let judging = false;
+  // A connection that Redis closed under the command (it exited) is down, not slow: 'close' says so.
+  const closing = () =>
+    client.status !== 'ready' || client.stream.destroyed || client.stream.readableEnded || !client.stream.writable;
   const failedOver = () => {
-    if (client.status !== 'ready' || state === 'down') return;
-    logger.warn(SLOW);
-    state = 'down';
-    // Destroyed, not ended: a Redis that does not read would hold an ended socket open. ioredis
-    // reconnects, and its ready check waits for Redis to answer while memory answers at once.
-    client.stream.destroy();
+    if (closing() || state === 'down' || judging) return;
+    judging = true;
+    setImmediate(() => {
+      judging = false;
+      if (closing() || state === 'down') return;
+      logger.warn(SLOW);
+      state = 'down';
+      // Destroyed, not ended: a Redis that does not read would hold an ended socket open. ioredis
+      // reconnects, and its ready check waits for Redis to answer while memory answers at once.
+      client.stream.destroy();
+    });
   };
   return { client, failedOver, close: () => client.disconnect() };
 }
