@@ -1,5 +1,6 @@
 import {
   AuthError,
+  ConfigError,
   apiKeyChallenge,
   createAuthContext,
   createNoAuthHandler,
@@ -7,8 +8,11 @@ import {
   fromAuthenticateNow,
   readBearerToken,
   soleHeaderValue,
+  type AuthConfig,
   type AuthContext,
   type AuthFailure,
+  type ClientLimits,
+  type ConfigIssue,
   type AuthHandler,
   type AuthRequest,
   type CreateHandler,
@@ -18,14 +22,19 @@ import {
 } from '@authlayer/core';
 import { describeKeys, startOfDay, summarizeKeys, warnAboutKeys } from './describe-keys.js';
 import { readExpectedKeys, type ExpectedKey } from './expected-keys.js';
+import { isChecksummedKey } from './checksummed-key.js';
 import { createKeyTable } from './key-table.js';
 import { presentedKeyOf } from './read-presented-key.js';
 
-/** What a matching key gives: its client's identity, and from when it is refused. */
+/** What a matching key gives: its client's identity, from when it is refused, and if a newer key replaced it. */
 interface Match {
   readonly context: AuthContext;
   readonly expiresAt: number | null;
+  readonly superseded: boolean;
 }
+
+/** How often, at most, `api key superseded` is logged for one client. */
+const SUPERSEDED_EVERY_MS = 60_000;
 
 const REFUSALS = [
   'credentials_missing',
@@ -57,7 +66,23 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
   const expected = readExpectedKeys(config, deps.env);
   const permissionsOf = createPermissionResolver(config.roles);
   const identities = identitiesOf(expected, permissionsOf);
-  const lookup = createKeyTable(expected.map((key) => ({ sha256: key.sha256, value: matchOf(key, identities) })));
+  const prefixes = config.apiKeys.format === 'checksummed' ? checksummedPrefixes(config, expected) : null;
+  const table = createKeyTable(
+    expected.map((key) => ({ sha256: key.sha256, value: matchOf(key, identities, expected) })),
+  );
+  const lookup = (presented: string): Match | undefined => {
+    const match = table(presented);
+    deps.observe?.keyLookup?.(match === undefined ? 'miss' : 'hit');
+    return match;
+  };
+  const limits = limitsOf(expected, identities);
+  const supersededLogged = new Map<string, number>();
+  const noteSuperseded = (name: string) => {
+    const last = supersededLogged.get(name);
+    if (last !== undefined && now() - last < SUPERSEDED_EVERY_MS) return;
+    supersededLogged.set(name, now());
+    deps.logger.warn(`api key superseded: client "${name}" used an older key while a newer one exists`);
+  };
   warnAboutKeys(expected, rotationDays, now(), deps.logger);
   // What --check shows keeps names, variables, dates and roles: no key, no digest.
   const facts = expected.map(({ sha256: _digest, ...rest }) => rest);
@@ -76,9 +101,12 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
       const presented = presentedKeyOf(request, headerName, allowBearer);
       if (typeof presented !== 'string')
         return fail(presented.kind === 'absent' ? 'credentials_missing' : 'credentials_invalid');
+      // A typo or garbage is refused by its shape and checksum, without a lookup.
+      if (prefixes !== null && !isChecksummedKey(presented, prefixes)) return fail('credentials_invalid');
       const match = lookup(presented);
       if (match === undefined) return fail('credentials_invalid');
       if (match.expiresAt !== null && now() >= match.expiresAt) return fail('credentials_expired');
+      if (match.superseded) noteSuperseded(match.context.userId!);
       return match.context;
     }),
     describe: () => describeKeys(facts, { rotationDays, now: now(), permissionsOf }),
@@ -89,11 +117,12 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
       if (!allowBearer) return undefined;
       const bearer = readBearerToken(request);
       if (bearer.kind === 'absent') return undefined;
-      return bearer.kind === 'token' && lookup(bearer.token) !== undefined ? 'certain' : 'possible';
+      return bearer.kind === 'token' && table(bearer.token) !== undefined ? 'certain' : 'possible';
     },
     credentialHeaders: [headerName],
     summary: () => summarizeKeys(expected, config.apiKeys.keys !== null),
     securitySchemes: () => securitySchemesOf(header, allowBearer),
+    limitsOf: (context) => limits.get(context),
   };
   return Object.freeze(handler);
 };
@@ -111,8 +140,59 @@ function identitiesOf(expected: readonly ExpectedKey[], permissionsOf: Permissio
   return identities;
 }
 
-function matchOf(key: ExpectedKey, identities: Map<string, AuthContext>): Match {
-  return Object.freeze({ context: identities.get(key.name)!, expiresAt: startOfDay(key.expires) });
+function matchOf(key: ExpectedKey, identities: Map<string, AuthContext>, all: readonly ExpectedKey[]): Match {
+  // Superseded: another key of the same client was made later (`created`).
+  const superseded = all.some(
+    (other) => other.name === key.name && other.created !== null && key.created !== null && other.created > key.created,
+  );
+  return Object.freeze({ context: identities.get(key.name)!, expiresAt: startOfDay(key.expires), superseded });
+}
+
+/** Each client's own limits, by its context; clients without any are left out. */
+function limitsOf(
+  expected: readonly ExpectedKey[],
+  identities: Map<string, AuthContext>,
+): Map<AuthContext, ClientLimits> {
+  const limits = new Map<AuthContext, ClientLimits>();
+  for (const { name, requestsPerMinute, quota } of expected) {
+    if (requestsPerMinute === null && quota === null) continue;
+    limits.set(identities.get(name)!, Object.freeze({ requestsPerMinute, quota }));
+  }
+  return limits;
+}
+
+/**
+ * `format: checksummed`: every key read from `env_var` must be checksummed, and a presented key's
+ * prefix must be one of `key_prefixes` (default: the prefixes of those keys).
+ *
+ * @throws ConfigError naming each key that is not checksummed, or of a prefix not listed (never the key)
+ */
+function checksummedPrefixes(config: AuthConfig, expected: readonly ExpectedKey[]): ReadonlySet<string> {
+  const listed = config.apiKeys.keyPrefixes;
+  const issues: ConfigIssue[] = [];
+  for (const key of expected) {
+    if (key.source !== 'env_var') continue;
+    if (key.checksummedPrefix === null) {
+      issues.push({
+        path: `${key.path}${key.path.endsWith(']') ? '.env_var' : ''}`,
+        message: `environment variable ${key.variable} holds a key that is not checksummed (format: checksummed); make one with --new-key --prefix`,
+      });
+    } else if (listed !== null && !listed.includes(key.checksummedPrefix)) {
+      issues.push({
+        path: key.path,
+        message: `the key of ${key.variable} has a prefix that key_prefixes does not list`,
+      });
+    }
+  }
+  const prefixes = new Set(listed ?? expected.flatMap((key) => key.checksummedPrefix ?? []));
+  if (listed === null && expected.some((key) => key.source === 'hash_env')) {
+    issues.push({
+      path: 'auth.api_keys.key_prefixes',
+      message: "format: checksummed with hash_env entries needs key_prefixes (a digest does not tell its key's prefix)",
+    });
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return prefixes;
 }
 
 function securitySchemesOf(header: string, allowBearer: boolean): SecuritySchemePart[] {

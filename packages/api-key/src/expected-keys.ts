@@ -6,6 +6,7 @@ import {
   type ConfigIssue,
   type HandlerDeps,
 } from '@authlayer/core';
+import { isChecksummedKey, prefixOf } from './checksummed-key.js';
 import { sha256Of } from './key-table.js';
 
 /** An expected key as read at start-up: where it is configured, who it is, its SHA-256. */
@@ -23,6 +24,11 @@ export interface ExpectedKey {
   readonly created: string | null;
   /** SHA-256 of the key's bytes. Start-up only: the key table keeps a keyed digest of it. */
   readonly sha256: Buffer;
+  /** A key read from `env_var` that is checksummed: its prefix; else `null` (and for `hash_env`). */
+  readonly checksummedPrefix: string | null;
+  /** The client's own limits, from its entry. */
+  readonly requestsPerMinute: number | null;
+  readonly quota: ApiKeyEntryConfig['quota'];
 }
 
 /**
@@ -58,6 +64,9 @@ export function readExpectedKeys(config: AuthConfig, env: HandlerDeps['env']): E
         expires: null,
         created: null,
         sha256: read,
+        checksummedPrefix: checksummedPrefixOf(env[variable]!),
+        requestsPerMinute: null,
+        quota: null,
       },
     ];
   }
@@ -79,8 +88,28 @@ function readEntry(entry: ApiKeyEntryConfig, path: string, env: HandlerDeps['env
   const value = env[variable];
   const read = source === 'hash_env' ? readDigest(variable, value) : readPlainKey(variable, value);
   if (typeof read === 'string') return { path: `${path}.${source}`, message: read };
-  const { name, roles, tenantId, expires, created } = entry;
-  return { path, variable, source, name, roles, tenantId, expires, created, sha256: read };
+  const { name, roles, tenantId, expires, created, requestsPerMinute, quota } = entry;
+  const checksummedPrefix = source === 'env_var' ? checksummedPrefixOf(value!) : null;
+  return {
+    path,
+    variable,
+    source,
+    name,
+    roles,
+    tenantId,
+    expires,
+    created,
+    sha256: read,
+    checksummedPrefix,
+    requestsPerMinute,
+    quota,
+  };
+}
+
+/** The prefix of a checksummed key (its checksum right), else null. */
+function checksummedPrefixOf(key: string): string | null {
+  const prefix = prefixOf(key);
+  return prefix !== null && isChecksummedKey(key, new Set([prefix])) ? prefix : null;
 }
 
 /** The key itself; a message (naming the variable, never the value) when it can never match. */

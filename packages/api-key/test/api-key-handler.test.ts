@@ -331,6 +331,7 @@ describe('createApiKeyHandler: the expected key stays hidden', () => {
       'authenticateNow',
       'credentialHeaders',
       'describe',
+      'limitsOf',
       'method',
       'recognize',
       'securitySchemes',

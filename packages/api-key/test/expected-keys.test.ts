@@ -173,6 +173,9 @@ describe('readExpectedKeys: what it reads', () => {
         expires: '2027-01-01',
         created: '2026-01-01',
         sha256: sha256(A),
+        checksummedPrefix: null,
+        requestsPerMinute: null,
+        quota: null,
       },
       {
         path: 'auth.api_keys.keys[1]',
@@ -184,6 +187,9 @@ describe('readExpectedKeys: what it reads', () => {
         expires: null,
         created: null,
         sha256: sha256(B),
+        checksummedPrefix: null,
+        requestsPerMinute: null,
+        quota: null,
       },
     ]);
   });

@@ -6,10 +6,14 @@ describe('@authlayer/api-key public API', () => {
   it('exports createHandler, the name @authlayer/express loads, as the API key handler', () => {
     expect(apiKey.createHandler).toBe(createApiKeyHandler);
     expect(Object.keys(apiKey).sort()).toEqual([
+      'checksumOf',
       'createApiKeyHandler',
       'createHandler',
       'expectedKeyVariable',
+      'isChecksummedKey',
+      'newChecksummedKey',
       'readPresentedKey',
+      'scannerPattern',
     ]);
   });
 });

@@ -116,6 +116,20 @@ export interface AuthHandler {
   summary?(): string;
   /** Optional: the OpenAPI security schemes of the credentials this mode checks. Default: none. */
   securitySchemes?(): readonly SecuritySchemePart[];
+  /**
+   * Optional: the limits of the client behind a context this handler made (API key clients'
+   * `requests_per_minute` and `quota`), counted on `rate_limit`'s store. `undefined`: the common
+   * `rate_limit.requests_per_minute` alone.
+   */
+  limitsOf?(context: AuthContext): ClientLimits | undefined;
+}
+
+/** One client's own limits (see `AuthHandler.limitsOf`). */
+export interface ClientLimits {
+  /** In place of `rate_limit.requests_per_minute`; `null`: the common one. */
+  readonly requestsPerMinute: number | null;
+  /** So many requests per UTC calendar day or month; `null`: none. */
+  readonly quota: { readonly requests: number; readonly per: 'day' | 'month' } | null;
 }
 
 /**
@@ -128,6 +142,8 @@ export interface HandlerObserver {
   keyFetch?(result: 'ok' | 'error'): void;
   /** One lookup in a cache of verified tokens. */
   tokenCache?(result: 'hit' | 'miss'): void;
+  /** One lookup of a presented API key among the configured ones (not made for a malformed key). */
+  keyLookup?(result: 'hit' | 'miss'): void;
 }
 
 /**

@@ -18,7 +18,16 @@ function issuesOf(raw: unknown) {
   throw new Error('parseAuthConfig accepted the config');
 }
 
-const ENTRY_DEFAULTS = { envVar: null, hashEnv: null, roles: [], tenantId: null, expires: null, created: null };
+const ENTRY_DEFAULTS = {
+  envVar: null,
+  hashEnv: null,
+  roles: [],
+  tenantId: null,
+  expires: null,
+  created: null,
+  requestsPerMinute: null,
+  quota: null,
+};
 
 describe('auth.api_keys.keys: accepted', () => {
   it('converts each entry once to camelCase, every optional field filled', () => {

@@ -72,6 +72,8 @@ describe('loadConfig', () => {
       enabled: true,
       rotationDays: 30,
       keys: null,
+      format: 'any',
+      keyPrefixes: null,
     });
     expect(config.roles).toEqual([{ name: 'admin', permissions: ['invoke', 'read'] }]);
   });

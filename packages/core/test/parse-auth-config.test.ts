@@ -12,6 +12,8 @@ const DEFAULT_API_KEYS = {
   enabled: true,
   rotationDays: 30,
   keys: null,
+  format: 'any',
+  keyPrefixes: null,
 };
 const DEFAULT_CLAIMS = {
   userId: 'sub',
@@ -172,6 +174,8 @@ describe('parseAuthConfig: defaults', () => {
         enabled: false,
         rotationDays: 7,
         keys: null,
+        format: 'any',
+        keyPrefixes: null,
       },
       jwt: {
         jwksUrl: null,

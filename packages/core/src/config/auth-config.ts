@@ -7,7 +7,7 @@ import type { ForwardAuthConfig } from './sections/forward-auth.js';
 import type { RateLimitConfig } from './sections/operations.js';
 import type { RoleConfig } from './sections/roles.js';
 
-export type { ApiKeyEntryConfig, ApiKeysConfig } from './sections/api-keys.js';
+export type { ApiKeyEntryConfig, ApiKeyQuota, ApiKeysConfig } from './sections/api-keys.js';
 export type { ClaimsConfig } from './sections/claims.js';
 export type { JwtConfig, JwtProviderConfig } from './sections/jwt.js';
 export type { OAuth2Config } from './sections/oauth2.js';

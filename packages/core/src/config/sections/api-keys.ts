@@ -21,7 +21,19 @@ export const apiKeyEntrySchema = z.strictObject({
   tenant_id: z.string().min(1, 'must not be empty').nullable().optional(),
   expires: date.nullable().default(null),
   created: date.nullable().default(null),
+  // The client's own limits (entries of one name are one client): over either → 429.
+  requests_per_minute: z.int().min(1, 'must be at least 1').optional(),
+  quota: z
+    .strictObject({
+      requests: z.int().min(1, 'must be at least 1'),
+      per: z.enum(['day', 'month']),
+    })
+    .nullable()
+    .optional(),
 });
+
+/** `<prefix>` of a checksummed key: a letter, then letters, digits and `_`, at most 32 characters. */
+const KEY_PREFIX = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
 
 /** `auth.api_keys`. */
 export const apiKeysSchema = z
@@ -46,6 +58,13 @@ export const apiKeysSchema = z
     allow_bearer: z.boolean().default(DEFAULTS.apiKeys.allowBearer),
     enabled: z.boolean().default(DEFAULTS.apiKeys.enabled),
     rotation_days: z.int().min(1, 'must be at least 1').default(DEFAULTS.apiKeys.rotationDays),
+    // checksummed: `<prefix>_<32 base62>_<checksum>`; anything else is refused before any lookup.
+    format: z.enum(['any', 'checksummed']).default('any'),
+    // The prefixes a checksummed key may have; default: those of the keys read from env_var.
+    key_prefixes: z
+      .array(z.string().regex(KEY_PREFIX, 'must be a letter, then letters, digits and _ (at most 32 characters)'))
+      .min(1, 'must list at least one prefix')
+      .optional(),
     // Named keys for many clients; at least one entry when present.
     keys: z.array(apiKeyEntrySchema).min(1, 'must list at least one key').optional(),
   })
@@ -70,6 +89,16 @@ export interface ApiKeysConfig {
   readonly rotationDays: number;
   /** `keys`: named keys for many clients. `null` (the default): the spec's single key. */
   readonly keys: readonly ApiKeyEntryConfig[] | null;
+  /** `any` (default), or `checksummed`: a key must be `<prefix>_<32 base62>_<checksum>`. */
+  readonly format: 'any' | 'checksummed';
+  /** `key_prefixes`: the prefixes a checksummed key may have; `null`: those of the configured keys. */
+  readonly keyPrefixes: readonly string[] | null;
+}
+
+/** A client's quota: so many requests per UTC calendar day or month. */
+export interface ApiKeyQuota {
+  readonly requests: number;
+  readonly per: 'day' | 'month';
 }
 
 /**
@@ -90,6 +119,10 @@ export interface ApiKeyEntryConfig {
   readonly expires: string | null;
   /** `YYYY-MM-DD`: when the key was made, for the `rotation_days` warning. */
   readonly created: string | null;
+  /** The client's own `requests_per_minute` (in place of `rate_limit`'s); `null`: the common one. */
+  readonly requestsPerMinute: number | null;
+  /** The client's quota; `null`: none. */
+  readonly quota: ApiKeyQuota | null;
 }
 
 /** The YAML's `auth.api_keys` in camelCase, with every default filled in. */
@@ -102,6 +135,8 @@ export function toApiKeysConfig(raw: RawApiKeys): ApiKeysConfig {
     enabled: raw.enabled,
     rotationDays: raw.rotation_days,
     keys: toApiKeyEntries(raw.keys),
+    format: raw.format,
+    keyPrefixes: raw.key_prefixes ?? null,
   };
 }
 
@@ -146,6 +181,15 @@ export function apiKeysIssues(apiKeys: RawApiKeys): SectionIssue[] {
         message: `differs from keys[${seen}].roles (entries of one name are one client)`,
       });
     }
+    for (const field of ['requests_per_minute', 'quota'] as const) {
+      const [mine, theirs] = [entry[field], other[field]];
+      if (mine != null && theirs != null && JSON.stringify(mine) !== JSON.stringify(theirs)) {
+        issues.push({
+          path: at(index, field),
+          message: `differs from keys[${seen}].${field} (entries of one name are one client)`,
+        });
+      }
+    }
     if (entry.tenant_id != null && other.tenant_id != null && entry.tenant_id !== other.tenant_id) {
       issues.push({
         path: at(index, 'tenant_id'),
@@ -164,9 +208,14 @@ function toApiKeyEntries(keys: readonly RawEntry[] | undefined): ApiKeyEntryConf
   if (keys === undefined) return null;
   const roles = new Map<string, readonly string[]>();
   const tenants = new Map<string, string>();
+  const perMinute = new Map<string, number>();
+  const quotas = new Map<string, ApiKeyQuota>();
   for (const entry of keys) {
     if (entry.roles !== undefined && !roles.has(entry.name)) roles.set(entry.name, [...new Set(entry.roles)]);
     if (entry.tenant_id != null && !tenants.has(entry.name)) tenants.set(entry.name, entry.tenant_id);
+    if (entry.requests_per_minute !== undefined && !perMinute.has(entry.name))
+      perMinute.set(entry.name, entry.requests_per_minute);
+    if (entry.quota != null && !quotas.has(entry.name)) quotas.set(entry.name, { ...entry.quota });
   }
   return keys.map((entry) => ({
     name: entry.name,
@@ -176,6 +225,8 @@ function toApiKeyEntries(keys: readonly RawEntry[] | undefined): ApiKeyEntryConf
     tenantId: tenants.get(entry.name) ?? null,
     expires: entry.expires,
     created: entry.created,
+    requestsPerMinute: perMinute.get(entry.name) ?? null,
+    quota: quotas.get(entry.name) ?? null,
   }));
 }
 
