@@ -1,3 +1,4 @@
+import { newChecksummedKey } from '@authlayer/api-key';
 import { createHash, randomBytes } from 'node:crypto';
 
 /** A fresh API key and what `hash_env` holds for it. */
@@ -11,10 +12,13 @@ export interface NewApiKey {
 /**
  * `main.js --new-key`: 32 bytes from the operating system's CSPRNG, base64url-encoded (so the key
  * works in the header and as a Bearer token), and its SHA-256 in hex, as `hash_env` expects it
- * (the same as `printf %s "$KEY" | sha256sum`).
+ * (the same as `printf %s "$KEY" | sha256sum`). With a prefix (`--prefix sk_live`), a checksummed
+ * key instead: `sk_live_<32 base62>_<checksum>`, for `format: checksummed`.
+ *
+ * @throws TypeError for a prefix that is not a letter followed by letters, digits and `_`
  */
-export function newApiKey(): NewApiKey {
-  const key = randomBytes(32).toString('base64url');
+export function newApiKey(prefix: string | null = null): NewApiKey {
+  const key = prefix === null ? randomBytes(32).toString('base64url') : newChecksummedKey(prefix);
   return { key, sha256: createHash('sha256').update(key, 'utf8').digest('hex') };
 }
 

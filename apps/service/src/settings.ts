@@ -1,3 +1,4 @@
+import { KEY_PREFIX } from '@authlayer/api-key';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -11,6 +12,8 @@ export interface Settings {
   readonly host: string;
   /** `--check`: validate the config and the key material, print the resolved settings, exit. */
   readonly check: boolean;
+  /** `--prefix P` with `--new-key`: a checksummed key `P_<32 base62>_<checksum>`; `null`: a plain one. */
+  readonly newKeyPrefix: string | null;
   /** `--new-key`: print a new random API key and its SHA-256 for `hash_env`, exit. */
   readonly newKey: boolean;
   /** `LOG_LEVEL` (default `info`) and `LOG_FORMAT` (default `json`; `pretty` for people). */
@@ -29,8 +32,8 @@ const DEFAULT_CONFIG = fileURLToPath(new URL('../service.yaml', import.meta.url)
 export class UsageError extends Error {}
 
 /** What `--help` prints. */
-export const USAGE = `Usage: npx -y pnpm@10.34.9 start [--config PATH] [--check] [--new-key] [--help]
-       node apps/service/dist/main.js [--config PATH] [--check] [--new-key] [--help]
+export const USAGE = `Usage: npx -y pnpm@10.34.9 start [--config PATH] [--check] [--new-key [--prefix P]] [--help]
+       node apps/service/dist/main.js [--config PATH] [--check] [--new-key [--prefix P]] [--help]
 
 The authlayer reference service: POST /invoke behind the configured authentication,
 GET /healthz, GET /openapi.json, GET /docs.
@@ -42,6 +45,7 @@ Options:
                   settings as JSON (variables by name, never their values), exit
   --new-key       print a new random API key (32 bytes, base64url) and its SHA-256
                   for hash_env, exit (needs no config)
+  --prefix P      with --new-key: a checksummed key P_<32 base62>_<checksum> (format: checksummed)
   -h, --help      print this help and exit
 
 Environment:
@@ -63,6 +67,7 @@ Examples:
   JWT_PUBLIC_KEY="$(openssl pkey -in private.pem -pubout)" npx -y pnpm@10.34.9 start --config apps/service/examples/jwt.yaml
   PROD_API_KEY=change-me npx -y pnpm@10.34.9 --silent start --check --config apps/service/examples/api-key-prefix.yaml | jq .
   npx -y pnpm@10.34.9 --silent start --new-key
+  npx -y pnpm@10.34.9 --silent start --new-key --prefix sk_live
 `;
 
 /**
@@ -77,6 +82,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
     config?: string | undefined;
     check?: boolean | undefined;
     'new-key'?: boolean | undefined;
+    prefix?: string | undefined;
     help?: boolean | undefined;
   };
   try {
@@ -86,12 +92,19 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
         config: { type: 'string' },
         check: { type: 'boolean' },
         'new-key': { type: 'boolean' },
+        prefix: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message} (usage: main.js [--config PATH] [--check] [--new-key] [--help])`);
+    throw new UsageError(
+      `${(error as Error).message} (usage: main.js [--config PATH] [--check] [--new-key [--prefix P]] [--help])`,
+    );
+  }
+  if (values.prefix !== undefined && values['new-key'] !== true) throw new UsageError('--prefix goes with --new-key');
+  if (values.prefix !== undefined && !KEY_PREFIX.test(values.prefix)) {
+    throw new UsageError('--prefix must be a letter, then letters, digits and _ (at most 32 characters)');
   }
   const given = values.config ?? (env.SERVICE_CONFIG || undefined);
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
@@ -103,6 +116,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
     host: env.HOST || '127.0.0.1',
     check: values.check === true,
     newKey: values['new-key'] === true,
+    newKeyPrefix: values.prefix ?? null,
     log: {
       level: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
       format: oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, 'json'),

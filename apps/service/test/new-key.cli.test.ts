@@ -59,3 +59,47 @@ describe('--new-key', () => {
     for (const secret of [key, sha256]) expect(service.lines.join('\n')).not.toContain(secret);
   });
 });
+
+describe('--new-key --prefix', () => {
+  it('prints a checksummed key and its digest; with format: checksummed and key_prefixes the service takes it', async () => {
+    const result = await runToExit(['--new-key', '--prefix', 'sk_live']);
+    expect(result.code).toBe(0);
+    const match = /^key: (sk_live_[0-9A-Za-z]{32}_[0-9A-Za-z]{6})\nsha256: ([0-9a-f]{64})\n$/.exec(result.stdout);
+    expect(match).not.toBeNull();
+    const [, key, sha256] = match as unknown as [string, string, string];
+    expect(sha256).toBe(createHash('sha256').update(key).digest('hex'));
+    const yaml = [
+      'auth:',
+      '  mode: api_key',
+      '  api_keys:',
+      '    format: checksummed',
+      '    key_prefixes: [sk_live]',
+      '    keys:',
+      '      - name: billing',
+      '        hash_env: BILLING_API_KEY_SHA256',
+      '',
+    ].join('\n');
+    const service = await startService(['--config', writeConfig(yaml)], { BILLING_API_KEY_SHA256: sha256 });
+    const post = (value: string) =>
+      fetch(`${service.url}/invoke`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-API-Key': value },
+        body: '{"query":"q"}',
+      });
+    expect((await post(key)).status).toBe(200);
+    expect((await post(`${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`)).status).toBe(401);
+    expect(await service.stop()).toBe(0);
+  });
+
+  it.each([
+    [
+      ['--new-key', '--prefix', '9live'],
+      '--prefix must be a letter, then letters, digits and _ (at most 32 characters)',
+    ],
+    [['--prefix', 'sk_live'], '--prefix goes with --new-key'],
+  ])('refuses %j with one line', async (args, line) => {
+    const result = await runToExit(args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`authlayer: ${line}\n`);
+  });
+});

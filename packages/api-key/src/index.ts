@@ -7,4 +7,4 @@ export type { PresentedKey } from './read-presented-key.js';
 
 /** The name `@authlayer/express` imports from every mode package. */
 export const createHandler = createApiKeyHandler;
-export { checksumOf, isChecksummedKey, newChecksummedKey, scannerPattern } from './checksummed-key.js';
+export { KEY_PREFIX, checksumOf, isChecksummedKey, newChecksummedKey, scannerPattern } from './checksummed-key.js';

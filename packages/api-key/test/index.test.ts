@@ -6,6 +6,7 @@ describe('@authlayer/api-key public API', () => {
   it('exports createHandler, the name @authlayer/express loads, as the API key handler', () => {
     expect(apiKey.createHandler).toBe(createApiKeyHandler);
     expect(Object.keys(apiKey).sort()).toEqual([
+      'KEY_PREFIX',
       'checksumOf',
       'createApiKeyHandler',
       'createHandler',
