@@ -18,7 +18,8 @@ export interface ServiceMetrics {
 /**
  * Makes the metrics: `authlayer_auth_decisions_total{method,outcome,reason}`,
  * `authlayer_auth_duration_seconds{method,outcome}` (histogram),
- * `authlayer_key_fetches_total{result}`, `authlayer_token_cache_total{result}`, and Node's
+ * `authlayer_key_fetches_total{result}`, `authlayer_token_cache_total{result}`,
+ * `authlayer_api_key_requests_total{client,outcome}`, and Node's
  * default process metrics (`process_resident_memory_bytes`, ...).
  */
 export function createServiceMetrics(): ServiceMetrics {
@@ -49,11 +50,20 @@ export function createServiceMetrics(): ServiceMetrics {
     labelNames: ['result'] as const,
     registers: [registry],
   });
+  const apiKeyRequests = new Counter({
+    name: 'authlayer_api_key_requests_total',
+    help: 'Requests with an API key, by client (a configured name; empty for an unknown key) and outcome',
+    labelNames: ['client', 'outcome'] as const,
+    registers: [registry],
+  });
   return {
     registry,
-    observe: ({ method, outcome, reason, durationMs }) => {
+    observe: ({ method, outcome, reason, userId, durationMs }) => {
       decisions.inc({ method, outcome, reason: reason ?? '' });
       duration.observe({ method, outcome }, durationMs / 1000);
+      // An API key decision names a client only once the key matched a configured one: the
+      // label's values are bounded by the config, whatever keys clients send.
+      if (method === 'api_key') apiKeyRequests.inc({ client: userId ?? '', outcome });
     },
     keyFetch: (result) => keyFetches.inc({ result }),
     tokenCache: (result) => tokenCache.inc({ result }),

@@ -6,6 +6,7 @@ import {
   type AuthError,
   type AuthMethod,
   type AuthRequest,
+  type ClientLimits,
   type ForbiddenError,
   type Logger,
   type MaybePromise,
@@ -20,6 +21,7 @@ import { sendContinueIfAwaited } from './expect-continue.js';
 import { markAnonymous } from './guards.js';
 import { clientAddress } from './rate-limit/client-address.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
+import { rateLimitHeaders } from './rate-limit/request-limits.js';
 import { requestIdOf } from './request-id.js';
 
 /** What one request's authentication needs besides the request; built once per middleware. */
@@ -46,6 +48,8 @@ export interface AuthenticateDeps {
    */
   readonly authorize?: (req: Request, context: AuthContext) => ForbiddenError | null;
   readonly reportOnly?: boolean;
+  /** The limits of the client behind a context (the handler's `limitsOf`), for `rate_limit`. */
+  readonly limitsOf?: (context: AuthContext) => ClientLimits | undefined;
 }
 
 const ANONYMOUS = createAuthContext({ method: 'none' });
@@ -114,10 +118,15 @@ async function authenticateLimited(
     markAnonymous(req, error);
   }
   await reservation.release();
-  const wait = await limits.consumeRequest(identityOf(context, address));
-  if (wait !== null) {
+  const verdict = await limits.consumeRequest(identityOf(context, address), deps.limitsOf?.(context));
+  if (verdict.states.length > 0) {
+    const { policy, state } = rateLimitHeaders(verdict.states);
+    res.setHeader('RateLimit-Policy', policy);
+    res.setHeader('RateLimit', state);
+  }
+  if (verdict.wait !== null) {
     decide(deps, res, started, { outcome: 'rate_limited', reason: 'too_many_requests', userId: context.userId });
-    return tooMany(req, res, wait);
+    return tooMany(req, res, verdict.wait);
   }
   return allow(deps, context, req, res, next, started);
 }

@@ -10,11 +10,13 @@ const RATE_LIMIT_PACKAGES = ['rate-limiter-flexible', 'ioredis'] as const;
  * ioredis are optional peers, so every process that does not use them neither installs nor
  * loads them. When one is not installed, a ConfigError names it.
  *
+ * @param now - the clock of the quotas' calendar periods (default `Date.now`)
  * @param importRateLimits - replaceable so a test can make a package missing for real
  */
 export async function loadRateLimits(
   config: NonNullable<AuthConfig['rateLimit']>,
   logger: Logger,
+  now: (() => number) | undefined = undefined,
   importRateLimits: () => Promise<typeof import('./rate-limit/rate-limits.js')> = () =>
     import('./rate-limit/rate-limits.js'),
 ): Promise<RateLimits> {
@@ -29,5 +31,5 @@ export async function loadRateLimits(
       message: `needs the package ${missing}, which is not installed: install ${RATE_LIMIT_PACKAGES.join(' and ')} beside @authlayer/express`,
     });
   }
-  return loaded.createRateLimits(config, logger);
+  return loaded.createRateLimits(config, logger, now);
 }

@@ -171,7 +171,7 @@ export async function createAuthMiddleware(
   };
   const loaded = await loadModeHandler(parsed, deps, options.importModule);
   const { handler, methods } = loaded;
-  const limits = parsed.rateLimit === null ? null : await loadRateLimits(parsed.rateLimit, logger);
+  const limits = parsed.rateLimit === null ? null : await loadRateLimits(parsed.rateLimit, logger, deps.now);
   const flow = {
     method: handler.method,
     logger,
@@ -179,6 +179,7 @@ export async function createAuthMiddleware(
     trustProxy: parsed.rateLimit?.trustProxy ?? false,
     onDecision: options.onDecision,
     passPreflight: options.passPreflight === true,
+    ...(handler.limitsOf === undefined ? {} : { limitsOf: handler.limitsOf.bind(handler) }),
   };
   // One deps object per middleware, made once; a synchronous answer calls next() in this turn.
   const middleware = (deps: AuthenticateDeps): RouteMiddleware => {

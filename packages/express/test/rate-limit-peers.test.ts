@@ -30,7 +30,7 @@ function loadIn(importer: string): Promise<{ name: string; message: string }> {
     const logger = { info() {}, warn() {}, error() {} };
     const config = ${JSON.stringify(CONFIG)};
     try {
-      await loadRateLimits(config, logger, () => import(${JSON.stringify(importer)}));
+      await loadRateLimits(config, logger, undefined, () => import(${JSON.stringify(importer)}));
       console.log(JSON.stringify({ name: 'none', message: '' }));
     } catch (error) {
       console.log(JSON.stringify({ name: error.name, message: error.message }));

@@ -43,6 +43,7 @@ export const configSchema = z
       ...oauth2Issues(toOAuth2Config(config.auth.oauth2), modes.includes('oauth2')),
       ...apiKeysIssues(config.auth.api_keys),
       ...rolesIssues(config.roles),
+      ...clientLimitIssues(config.auth.api_keys.keys ?? [], config.rate_limit !== null),
       ...accessIssues(config.access, [config.auth.mode].flat()).map(({ path, message }) => ({
         path: ['access', ...path],
         message,
@@ -50,6 +51,22 @@ export const configSchema = z
     ];
     for (const { path, message } of issues) ctx.addIssue({ code: 'custom', path: [...path], message });
   });
+
+/** A client's own limits are counted on `rate_limit`'s store: without one they would count nothing. */
+function clientLimitIssues(
+  keys: readonly { requests_per_minute?: number | undefined; quota?: unknown }[],
+  rateLimited: boolean,
+): SectionIssue[] {
+  if (rateLimited) return [];
+  return keys.flatMap((entry, index) =>
+    (['requests_per_minute', 'quota'] as const)
+      .filter((field) => entry[field] != null)
+      .map((field) => ({
+        path: ['auth', 'api_keys', 'keys', index, field],
+        message: 'needs the top-level rate_limit (its store counts the client\'s requests)',
+      })),
+  );
+}
 
 /** The config file as the schema reads it. */
 export type RawConfigInput = z.input<typeof configSchema>;

@@ -3,7 +3,8 @@ import type { RedisStore } from './redis-store.js';
 
 /** What the limits ask of a limiter: a point taken, a point given back. */
 export interface Limiter {
-  consume(key: string): Promise<RateLimiterRes>;
+  /** `customDuration` (seconds): the window of a key this call creates (a quota's period). */
+  consume(key: string, options?: { customDuration?: number }): Promise<RateLimiterRes>;
   reward(key: string): Promise<RateLimiterRes>;
 }
 
@@ -49,8 +50,8 @@ export function createRedisLimiter(options: IRateLimiterOptions, redis: RedisSto
     if (redis.client.status === 'ready' && seconds > 0) void insurance.set(key, res.consumedPoints, seconds);
   };
   return {
-    consume: (key) =>
-      store.consume(key).then(
+    consume: (key, options) =>
+      store.consume(key, 1, options).then(
         (res) => (copy(key, res), res),
         (rejection: unknown) => {
           if (rejection instanceof RateLimiterRes) copy(key, rejection);
