@@ -63,7 +63,7 @@ function clientLimitIssues(
       .filter((field) => entry[field] != null)
       .map((field) => ({
         path: ['auth', 'api_keys', 'keys', index, field],
-        message: 'needs the top-level rate_limit (its store counts the client\'s requests)',
+        message: "needs the top-level rate_limit (its store counts the client's requests)",
       })),
   );
 }
