@@ -21,7 +21,7 @@ import { sendContinueIfAwaited } from './expect-continue.js';
 import { markAnonymous } from './guards.js';
 import { clientAddress } from './rate-limit/client-address.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
-import { rateLimitHeaders } from './rate-limit/request-limits.js';
+import { rateLimitHeaders } from './rate-limit/headers.js';
 import { requestIdOf } from './request-id.js';
 
 /** What one request's authentication needs besides the request; built once per middleware. */

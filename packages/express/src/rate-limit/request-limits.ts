@@ -1,17 +1,7 @@
 import type { ClientLimits } from '@authlayer/core';
 import { RateLimiterRes } from 'rate-limiter-flexible';
+import type { LimitState } from './headers.js';
 import type { Limiter } from './redis-limiter.js';
-
-/** One limit as the IETF RateLimit headers tell it. */
-export interface LimitState {
-  /** The policy's name in the headers: `minute`, or `day` / `month` for a quota. */
-  readonly name: string;
-  readonly limit: number;
-  readonly windowSeconds: number;
-  readonly remaining: number;
-  /** Seconds until the window ends and the count starts again. */
-  readonly resetSeconds: number;
-}
 
 /** The answer for one authenticated request: the wait (ms) when over a limit, and every limit's state. */
 export interface RequestVerdict {
@@ -118,19 +108,4 @@ export function periodOf(ms: number, per: 'day' | 'month'): { id: string; end: n
   const end = per === 'day' ? Date.UTC(year, month, day + 1) : Date.UTC(year, month + 1, 1);
   const id = new Date(start).toISOString().slice(0, per === 'day' ? 10 : 7);
   return { id, end, seconds: (end - start) / 1000 };
-}
-
-/**
- * The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers-08, the form express-rate-limit
- * calls `draft-8`): each limit a list member named after its window.
- *
- * @example
- * // RateLimit-Policy: "minute";q=1200;w=60, "day";q=100000;w=86400
- * // RateLimit: "minute";r=1199;t=42, "day";r=99871;t=38127
- */
-export function rateLimitHeaders(states: readonly LimitState[]): { policy: string; state: string } {
-  return {
-    policy: states.map(({ name, limit, windowSeconds }) => `"${name}";q=${limit};w=${windowSeconds}`).join(', '),
-    state: states.map(({ name, remaining, resetSeconds }) => `"${name}";r=${remaining};t=${resetSeconds}`).join(', '),
-  };
 }
