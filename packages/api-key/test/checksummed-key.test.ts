@@ -132,3 +132,26 @@ describe('rotation', () => {
     expect(logger.text.join('\n')).not.toContain(older);
   });
 });
+
+describe('limitsOf', () => {
+  it("says each client's own limits, and nothing for a client without any", async () => {
+    const handler = await createApiKeyHandler(
+      parseAuthConfig({
+        auth: {
+          api_keys: {
+            keys: [
+              { name: 'billing', env_var: 'BILLING', requests_per_minute: 1200, quota: { requests: 10, per: 'day' } },
+              { name: 'plain', env_var: 'PLAIN' },
+            ],
+          },
+        },
+        rate_limit: { requests_per_minute: 60 },
+      }),
+      { env: { BILLING: 'billing-key-0123456789', PLAIN: 'plain-key-0123456789' }, logger: createCaptureLogger() },
+    );
+    const billing = await handler.authenticate({ headers: { 'x-api-key': 'billing-key-0123456789' } });
+    const plain = await handler.authenticate({ headers: { 'x-api-key': 'plain-key-0123456789' } });
+    expect(handler.limitsOf?.(billing)).toEqual({ requestsPerMinute: 1200, quota: { requests: 10, per: 'day' } });
+    expect(handler.limitsOf?.(plain)).toBeUndefined();
+  });
+});
