@@ -28,6 +28,10 @@ describe('startRedis', () => {
     expect(await ping(redis.port)).toBe('+PONG');
     await redis.kill();
     expect(await ping(redis.port)).toBe('ECONNREFUSED');
+    // Nothing runs: pausing, resuming and stopping are harmless.
+    redis.pause();
+    redis.resume();
+    await redis.stop();
     await redis.restart();
     expect(await ping(redis.port)).toBe('+PONG');
   });
