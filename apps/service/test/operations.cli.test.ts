@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { openRawConnection } from '@authlayer/testkit';
 import { runToExit, startService, writeConfig } from './cli.js';
 
 const KEY = 'operations-test-key-0b7c2e';
@@ -70,6 +71,29 @@ describe('graceful shutdown', () => {
     expect(seconds).toBeLessThan(13);
     expect(await cut).toBe('ECONNRESET');
   }, 20_000);
+
+  it('SIGTERM with an idle keep-alive connection: a request sent on it afterwards is answered, then closed', async () => {
+    // The 2026-11-24 probe: 32 keep-alive clients each lost one request (ECONNRESET), because the
+    // idle connections were destroyed while their next request was on the wire.
+    const service = await startService(['--config', CONFIG], { SERVICE_API_KEY: KEY });
+    const connection = await openRawConnection(service.url);
+    const invoke =
+      `POST /invoke HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\n` +
+      'Content-Type: application/json\r\nContent-Length: 13\r\n\r\n{"query":"k"}';
+    connection.write(invoke);
+    expect((await connection.nextResponse()).status).toBe(200);
+    service.child.kill('SIGTERM');
+    await service.waitForLine(/shutting down; no new connections, 0 request\(s\) in flight/);
+    connection.write(invoke);
+    const answer = await connection.nextResponse();
+    expect({ status: answer.status, connection: answer.headers.connection }).toEqual({
+      status: 200,
+      connection: 'close',
+    });
+    await connection.closed;
+    const [code] = await service.exited;
+    expect(code).toBe(0);
+  });
 
   it('stops at once when nothing is in flight', async () => {
     const service = await startService(['--config', CONFIG], { SERVICE_API_KEY: KEY });
