@@ -1,4 +1,10 @@
 import { ConfigError, withAccessDefaults, type AccessValue, type AuthConfig } from '@authlayer/core';
+import { resourceMetadataUrl } from '@authlayer/core/internal';
+
+/** The path of the RFC 9728 metadata of `identifier` (`/.well-known/oauth-protected-resource...`). */
+export function metadataPath(identifier: string): string {
+  return new URL(resourceMetadataUrl(identifier)).pathname;
+}
 
 /**
  * The service's own routes under the `access` table: what each needs unless the config says
@@ -13,6 +19,7 @@ export function withServiceRoutes(config: AuthConfig, metrics: boolean): AuthCon
     'GET /openapi.json': 'public',
     'GET /docs{/*path}': 'public',
     'POST /invoke': 'authenticated',
+    ...(config.resource === null ? {} : { [`GET ${metadataPath(config.resource.identifier)}`]: 'public' as const }),
     // Not with forward_auth: there the table also guards the proxied application, whose paths
     // no entry names need what access.default says.
     ...(config.accessPolicy.default === null && !config.forwardAuth.enabled ? { '* {/*path}': 'public' } : {}),

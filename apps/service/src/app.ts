@@ -77,6 +77,9 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   app.use(auth.access);
   app.use(healthRouter(auth));
   if (serveMetrics) app.get('/metrics', metrics.handler);
+  const metadata = auth.resourceMetadata();
+  // RFC 9728 protected resource metadata, public: clients read it to learn how to get a token.
+  if (metadata !== null) app.get(new URL(metadata.url).pathname, (_req, res) => void res.json(metadata.document));
   app.get('/openapi.json', (_req, res) => {
     res.json(document);
   });

@@ -92,3 +92,17 @@ export function combineChallenges(...values: readonly string[]): string {
   }
   return kept.join(', ');
 }
+
+/**
+ * The challenge with RFC 9728's `resource_metadata="<url>"` added to each Bearer (and DPoP)
+ * challenge in it, so a client learns where to find how to get a token for this resource.
+ */
+export function withResourceMetadata(challenge: string, metadataUrl: string): string {
+  return splitChallenges(challenge)
+    .map((part) =>
+      /^(Bearer|DPoP)(\s|$)/i.test(part)
+        ? `${part}${/\s/.test(part) ? ',' : ''} resource_metadata="${metadataUrl}"`
+        : part,
+    )
+    .join(', ');
+}

@@ -116,6 +116,8 @@ export interface AuthHandler {
   summary?(): string;
   /** Optional: the OpenAPI security schemes of the credentials this mode checks. Default: none. */
   securitySchemes?(): readonly SecuritySchemePart[];
+  /** Optional: the issuers whose tokens it accepts (RFC 9728 `authorization_servers`). Default: none. */
+  authorizationServers?(): readonly string[];
   /**
    * Optional: the limits of the client behind a context this handler made (API key clients'
    * `requests_per_minute` and `quota`), counted on `rate_limit`'s store. `undefined`: the common

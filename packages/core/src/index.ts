@@ -49,6 +49,7 @@ export type {
   JwtProviderConfig,
   OAuth2Config,
   RateLimitConfig,
+  ResourceConfig,
   ForwardAuthConfig,
   IdentityField,
   RoleConfig,

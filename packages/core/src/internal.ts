@@ -9,3 +9,5 @@ export { authenticateNowOf, isPromiseLike } from './authenticate-now.js';
 export type { MaybePromise } from './authenticate-now.js';
 export { splitChallenges } from './challenge.js';
 export { readClaim } from './claims-mapper.js';
+export { resourceMetadataUrl } from './config/sections/resource.js';
+export { withResourceMetadata } from './challenge.js';

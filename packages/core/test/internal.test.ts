@@ -12,7 +12,9 @@ describe('@authlayer/core/internal', () => {
       'fetchJsonObject',
       'isPromiseLike',
       'readClaim',
+      'resourceMetadataUrl',
       'splitChallenges',
+      'withResourceMetadata',
     ]);
   });
 });

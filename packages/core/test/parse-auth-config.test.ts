@@ -91,6 +91,7 @@ describe('parseAuthConfig: defaults', () => {
           'X-Auth-Tenant': 'tenantId',
         },
       },
+      resource: null,
     });
   });
 
@@ -116,6 +117,7 @@ describe('parseAuthConfig: defaults', () => {
           'X-Auth-Tenant': 'tenantId',
         },
       },
+      resource: null,
     });
   });
 
@@ -166,6 +168,7 @@ describe('parseAuthConfig: defaults', () => {
           'X-Auth-Tenant': 'tenantId',
         },
       },
+      resource: null,
       apiKeys: {
         envVar: 'K',
         prefix: 'prod',
@@ -670,6 +673,7 @@ describe('parseAuthConfig: the result', () => {
       'access',
       'accessPolicy',
       'forwardAuth',
+      'resource',
     ]);
     expect(JSON.parse(JSON.stringify(config))).toEqual(config);
   });

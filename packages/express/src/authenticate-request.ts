@@ -1,9 +1,9 @@
 import {
+  AuthError,
   createAuthContext,
   isAuthError,
   isFailedGuess,
   type AuthContext,
-  type AuthError,
   type AuthMethod,
   type AuthRequest,
   type ClientLimits,
@@ -11,7 +11,7 @@ import {
   type Logger,
   type MaybePromise,
 } from '@authlayer/core';
-import { isPromiseLike } from '@authlayer/core/internal';
+import { isPromiseLike, withResourceMetadata } from '@authlayer/core/internal';
 import type { NextFunction, Request, Response } from 'express';
 import type { AuthDecision, DecisionListener } from './decision.js';
 import { modeTriedFor } from './combine-handlers.js';
@@ -48,6 +48,8 @@ export interface AuthenticateDeps {
    */
   readonly authorize?: (req: Request, context: AuthContext) => ForbiddenError | null;
   readonly reportOnly?: boolean;
+  /** RFC 9728: the metadata URL every 401's Bearer challenge names (`resource_metadata`). */
+  readonly resourceMetadata?: string;
   /** The limits of the client behind a context (the handler's `limitsOf`), for `rate_limit`. */
   readonly limitsOf?: (context: AuthContext) => ClientLimits | undefined;
 }
@@ -241,7 +243,11 @@ function refuse(deps: AuthenticateDeps, error: unknown, req: Request, res: Respo
     return sendError(res, 500, 'internal', 'internal error');
   }
   decide(deps, res, started, { outcome: 'refused', reason: error.reason, userId: null, method: modeTriedFor(req) });
-  sendRefusal(res, error);
+  const metadata = deps.resourceMetadata;
+  sendRefusal(
+    res,
+    metadata === undefined ? error : new AuthError(error.reason, withResourceMetadata(error.challenge, metadata)),
+  );
 }
 
 /** 429 `rate_limited` with `Retry-After` in whole seconds (at least 1). */

@@ -88,6 +88,7 @@ export async function combineHandlers(
     credentialHeaders: [...new Set(handlers.flatMap((handler) => handler.credentialHeaders ?? []))],
     summary: () => handlers.map((handler) => `${handler.method}: ${summaryOf(handler)}`).join('; '),
     securitySchemes: () => handlers.flatMap((handler) => handler.securitySchemes?.() ?? []),
+    authorizationServers: () => [...new Set(handlers.flatMap((handler) => handler.authorizationServers?.() ?? []))],
     // The client's limits are said by the mode that made its context.
     limitsOf: (context: AuthContext) =>
       handlers.find((handler) => handler.method === context.method)?.limitsOf?.(context),

@@ -14,7 +14,7 @@ import {
   type Logger,
   type RevocationCheck,
 } from '@authlayer/core';
-import { authenticateNowOf } from '@authlayer/core/internal';
+import { authenticateNowOf, resourceMetadataUrl } from '@authlayer/core/internal';
 import type { NextFunction, Request, Response } from 'express';
 import { authorizeByPlan, createAccessMiddleware, type AccessFlow } from './access/access-middleware.js';
 import { compileTable, matchEntries, planFor } from './access/access-table.js';
@@ -126,6 +126,11 @@ export interface AuthMiddleware extends RouteMiddleware {
    * the authentication it needs, and whether a rule or `deny` can refuse an authenticated caller.
    */
   accessFor(method: string, path: string): RouteAccess;
+  /**
+   * RFC 9728 protected resource metadata from the config's `resource` section: where to serve it
+   * (`url`) and the JSON (`document`); `null` without a `resource` section.
+   */
+  resourceMetadata(): { readonly url: string; readonly document: Readonly<Record<string, unknown>> } | null;
   /** What the active handler says about itself (for `--check`); never a secret. */
   describe(): HandlerDescription;
   /** Whether the active handler can verify now (for `/readyz`). */
@@ -179,6 +184,7 @@ export async function createAuthMiddleware(
     trustProxy: parsed.rateLimit?.trustProxy ?? false,
     onDecision: options.onDecision,
     passPreflight: options.passPreflight === true,
+    ...(parsed.resource === null ? {} : { resourceMetadata: resourceMetadataUrl(parsed.resource.identifier) }),
     ...(handler.limitsOf === undefined ? {} : { limitsOf: handler.limitsOf.bind(handler) }),
   };
   // One deps object per middleware, made once; a synchronous answer calls next() in this turn.
@@ -232,6 +238,7 @@ export async function createAuthMiddleware(
     access: access.middleware as RouteMiddleware,
     accessAs: access.as,
     unmatchedRules: (app: unknown) => unmatchedKeys(table, app),
+    resourceMetadata: () => resourceMetadataOf(parsed, handler),
     accessFor: (method: string, path: string): RouteAccess => {
       const plan = planFor(matchEntries(table, method, path), parsed.accessPolicy.default ?? 'authenticated');
       return { authentication: plan.authentication, mayRefuse: plan.denied || plan.rules.length > 0 };
@@ -260,6 +267,29 @@ async function restrictedHandlers(config: AuthConfig, loaded: LoadedMode): Promi
     byKey.set(subset.join(','), restricted);
   }
   return byKey;
+}
+
+/**
+ * RFC 9728 §2: the resource, the issuers the modes accept tokens of, every scope the `access`
+ * table names, and how a token is sent (an Authorization header only).
+ */
+function resourceMetadataOf(config: AuthConfig, handler: AuthHandler) {
+  const { resource } = config;
+  if (resource === null) return null;
+  const scopes = new Set<string>();
+  for (const value of Object.values(config.access)) {
+    if (typeof value !== 'object') continue;
+    for (const requirement of [value, ...value.any]) for (const scope of requirement.scopes) scopes.add(scope);
+  }
+  const document = {
+    resource: resource.identifier,
+    authorization_servers: handler.authorizationServers?.() ?? [],
+    scopes_supported: [...scopes],
+    bearer_methods_supported: ['header'],
+    ...(resource.name === null ? {} : { resource_name: resource.name }),
+    ...(resource.documentation === null ? {} : { resource_documentation: resource.documentation }),
+  };
+  return { url: resourceMetadataUrl(resource.identifier), document };
 }
 
 const NO_CREDENTIALS = bearerError('credentials_missing');

@@ -133,6 +133,7 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
     recognize: createTokenRecognizer(config.jwt.cookie),
     summary: () => summarizeProviders(providers, several),
     securitySchemes: () => [JWT_SCHEME],
+    authorizationServers: () => configs.flatMap((jwt) => (jwt.issuer === null ? [] : [jwt.issuer])),
   });
 }
 

@@ -153,6 +153,7 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     recognize: (request: AuthRequest) => (readBearerToken(request).kind === 'absent' ? undefined : ('likely' as const)),
     summary: () => summaryOf(settings),
     securitySchemes: () => [OAUTH2_SCHEME],
+    authorizationServers: () => (settings.issuer === null ? [] : [settings.issuer]),
   });
 }
 

@@ -5,6 +5,7 @@ import type { JwtConfig } from './sections/jwt.js';
 import type { OAuth2Config } from './sections/oauth2.js';
 import type { ForwardAuthConfig } from './sections/forward-auth.js';
 import type { RateLimitConfig } from './sections/operations.js';
+import type { ResourceConfig } from './sections/resource.js';
 import type { RoleConfig } from './sections/roles.js';
 
 export type { ApiKeyEntryConfig, ApiKeyQuota, ApiKeysConfig } from './sections/api-keys.js';
@@ -13,6 +14,7 @@ export type { JwtConfig, JwtProviderConfig } from './sections/jwt.js';
 export type { OAuth2Config } from './sections/oauth2.js';
 export type { ForwardAuthConfig, IdentityField } from './sections/forward-auth.js';
 export type { RateLimitConfig } from './sections/operations.js';
+export type { ResourceConfig } from './sections/resource.js';
 export type { RoleConfig } from './sections/roles.js';
 
 /**
@@ -40,4 +42,6 @@ export interface AuthConfig {
   readonly accessPolicy: AccessPolicy;
   /** Top-level `forward_auth`: the reference service's `/forward-auth` for proxies. Default off. */
   readonly forwardAuth: ForwardAuthConfig;
+  /** Top-level `resource`: RFC 9728 protected resource metadata; `null` (default): none. */
+  readonly resource: ResourceConfig | null;
 }

@@ -6,6 +6,7 @@ import { apiKeysIssues, apiKeysSchema } from './sections/api-keys.js';
 import { jwtIssues, jwtSchema, toJwtConfig } from './sections/jwt.js';
 import { oauth2Issues, oauth2Schema, toOAuth2Config } from './sections/oauth2.js';
 import { forwardAuthSchema } from './sections/forward-auth.js';
+import { resourceSchema } from './sections/resource.js';
 import { operationsFields } from './sections/operations.js';
 import { roleSchema, rolesIssues } from './sections/roles.js';
 
@@ -31,6 +32,7 @@ export const configSchema = z
     roles: z.array(roleSchema).default([]),
     ...operationsFields,
     forward_auth: forwardAuthSchema,
+    resource: resourceSchema,
     access: accessSchema,
   })
   .superRefine((config, ctx) => {

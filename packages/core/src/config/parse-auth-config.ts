@@ -9,6 +9,7 @@ import { toApiKeysConfig } from './sections/api-keys.js';
 import { jwtIssues, toJwtConfig } from './sections/jwt.js';
 import { oauth2Issues, toOAuth2Config } from './sections/oauth2.js';
 import { toForwardAuthConfig } from './sections/forward-auth.js';
+import { toResourceConfig } from './sections/resource.js';
 import { toRateLimitConfig } from './sections/operations.js';
 import { toRolesConfig } from './sections/roles.js';
 import { knownFields, suggestField } from './suggest-field.js';
@@ -43,6 +44,7 @@ function toAuthConfig({
   metrics,
   access,
   forward_auth: forwardAuth,
+  resource,
 }: RawConfigOutput): AuthConfig {
   const modes = [...new Set([auth.mode].flat())];
   const config: AuthConfig = {
@@ -57,6 +59,7 @@ function toAuthConfig({
     metrics,
     ...toAccessConfig(access),
     forwardAuth: toForwardAuthConfig(forwardAuth),
+    resource: toResourceConfig(resource),
   };
   Object.defineProperty(config, PARSED, { value: true });
   return deepFreeze(config);
