@@ -82,10 +82,15 @@ export function missingNames(context: AuthContext, held: Held, required: readonl
   return required.filter((name) => !list.includes(name));
 }
 
-/** A guard's refusal; an upload still to come closes the connection rather than being read. */
+/**
+ * A guard's refusal; an upload still to come closes the connection rather than being read. One
+ * microtask later, as the 401 path: only then does Node's parser say whether the body is complete.
+ */
 function refuseUnread(res: Response, error: AuthError | ForbiddenError): void {
-  if (!res.req.complete) res.setHeader('Connection', 'close');
-  sendRefusal(res, error);
+  queueMicrotask(() => {
+    if (!res.req.complete) res.setHeader('Connection', 'close');
+    sendRefusal(res, error);
+  });
 }
 
 /** The 403 of a missing name, with RFC 6750 `insufficient_scope` when a Bearer credential came. */

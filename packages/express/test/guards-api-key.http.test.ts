@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createCaptureLogger } from '@authlayer/testkit';
 import express, { type RequestHandler } from 'express';
 import request from 'supertest';
+import { rawPost } from './raw-post.js';
 import { createAuthMiddleware, requireAccess, requirePermissions, requireRoles, requireScopes } from '../src/index.js';
 
 const KEY = 'k3y.with.dots-for-guards';
@@ -63,6 +64,15 @@ describe('guards in API key mode', () => {
     expect(logger.text).toEqual([
       'warn: auth.api_keys.enabled is false: API key mode is off and requests are NOT authenticated',
     ]);
+  });
+});
+
+describe('a guard refusing an upload', () => {
+  // A 403 from a guard must not read an upload still on its way: the connection closes, as for a 401.
+  it('answers 403 with Connection: close while the body has not arrived, before reading it', async () => {
+    const { app, seen } = await appFor({});
+    expect(await rawPost(app, '/invoke', { 'X-API-Key': KEY }, true)).toEqual({ status: 403, connection: 'close' });
+    expect(seen).toEqual([]);
   });
 });
 

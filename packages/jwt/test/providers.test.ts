@@ -106,6 +106,10 @@ describe('providers: several issuers', () => {
     expect(handler.readiness?.()).toEqual({ ready: true, keys: 'fresh' });
   });
 
+  it('names every issuer as an authorization server (RFC 9728)', () => {
+    expect(handler.authorizationServers?.()).toEqual([a.issuer, b.issuer, STATIC_ISSUER]);
+  });
+
   it('names every issuer and its key source in its start-up summary', () => {
     const [ia, ib, is] = [a.issuer, b.issuer, STATIC_ISSUER].map(redactUrl);
     expect(handler.summary?.()).toBe(
@@ -122,6 +126,7 @@ describe('the start-up summary of one issuer', () => {
   ])('%j → %s', async (jwt, summary) => {
     const single = await createJwtHandler(jwtConfig(jwt), { env: {}, logger: createCaptureLogger() });
     expect(single.summary?.()).toBe(summary);
+    expect(single.authorizationServers?.()).toEqual('issuer' in jwt ? [jwt.issuer] : []);
     expect(single.securitySchemes?.()).toEqual([
       { name: 'BearerAuth', type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'JWT access token' },
     ]);

@@ -168,6 +168,9 @@ describe('createOAuth2Handler at start-up', () => {
     expect(discovered.handler.summary?.()).toBe(
       'introspection at the discovery document of https://sso.example/, client secret from environment variable OAUTH2_CLIENT_SECRET',
     );
+    // RFC 9728 authorization_servers: the configured issuer, or none.
+    expect(discovered.handler.authorizationServers?.()).toEqual(['https://sso.example']);
+    expect(handler.authorizationServers?.()).toEqual([]);
   });
 
   it('recognises any Bearer token as likely its own, and documents BearerAuth without a format', async () => {
