@@ -25,6 +25,8 @@ export interface CheckReport {
   readonly access: unknown;
   /** The top-level `forward_auth`, with the default identity headers filled in. */
   readonly forward_auth: unknown;
+  /** The top-level `resource` (RFC 9728), or `null`. */
+  readonly resource: unknown;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function checkConfig(
   const { auth } = await createApp(config, options);
   await auth.close();
   const { keyMaterial, details } = describeHandlers(config, auth.describe());
-  const { roles, rateLimit, metrics, access, accessPolicy, forwardAuth, modes, ...rest } = config;
+  const { roles, rateLimit, metrics, access, accessPolicy, forwardAuth, resource, modes, ...rest } = config;
   const resolved = redactUrls(toSnakeCase(rest)) as { mode: unknown };
   resolved.mode = modes.length > 1 ? modes : config.mode;
   const limits =
@@ -70,6 +72,7 @@ export async function checkConfig(
       ...Object.fromEntries(Object.entries(access).map(([key, value]) => [key, toSnakeCase(value)])),
     },
     forward_auth: { enabled: forwardAuth.enabled, identity_headers: forwardAuth.identityHeaders },
+    resource,
   };
 }
 
