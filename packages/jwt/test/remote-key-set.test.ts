@@ -133,7 +133,9 @@ describe('a provider that is down, slow or confused', () => {
     const jwks = await serve([key]);
     jwks.setMode('hang');
     const clock = createClock();
-    const { handler, logger } = await jwksHandler(jwks.url, { algorithms: ['ES256'] }, { timeoutMs: 200 }, clock.now);
+    // 1 s: short enough to show the bound, long enough that the recovery fetch never times out on
+    // a loaded machine (200 ms did, once, at load average 11).
+    const { handler, logger } = await jwksHandler(jwks.url, { algorithms: ['ES256'] }, { timeoutMs: 1000 }, clock.now);
     const token = await sign(key);
     const started = performance.now();
     await expect(handler.authenticate(bearer(token))).rejects.toMatchObject(failure('key_unavailable'));
