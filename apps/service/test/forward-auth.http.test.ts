@@ -6,30 +6,10 @@ import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { checkConfig } from '../src/check-config.js';
 import { headerValue } from '../src/routes/forward-auth.js';
+import { CONFIG, env, KEYS } from './forward-auth-config.js';
 
 // /forward-auth asked as Traefik's ForwardAuth asks (X-Forwarded-Method, X-Forwarded-Uri), over
 // HTTP directly: the access table applied to the original request, identity headers on a 200.
-const KEYS = { reader: 'reader-key-0123456789abcdef', plain: 'plain-key-0123456789abcdef' };
-const env = { READER_KEY: KEYS.reader, PLAIN_KEY: KEYS.plain };
-const CONFIG = {
-  auth: {
-    mode: 'api_key',
-    api_keys: {
-      keys: [
-        { name: 'reader', env_var: 'READER_KEY', roles: ['reader'], tenant_id: 'acme' },
-        { name: 'plain', env_var: 'PLAIN_KEY' },
-      ],
-    },
-  },
-  roles: [{ name: 'reader', permissions: ['reports:read'] }],
-  access: {
-    'GET /reports/:id': { permissions: ['reports:read'] },
-    'GET /public/*path': 'public',
-    '* /admin/*path': 'deny',
-  },
-  rate_limit: { failed_auth_per_minute: 3 },
-  forward_auth: { enabled: true },
-};
 
 let app: Express;
 beforeAll(async () => {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type ServiceApp } from '../src/app.js';
+import { CONFIG, env, KEYS } from './forward-auth-config.js';
 import { freePort, startNginx, type RunningNginx } from './nginx.js';
 
 // Debian's real nginx, with the auth_request block of docs/forward-auth.md as it is written (only
@@ -17,27 +18,6 @@ const SERVER_BLOCK =
     DOC,
   )?.[1];
 
-const KEYS = { reader: 'reader-key-0123456789abcdef', plain: 'plain-key-0123456789abcdef' };
-const CONFIG = {
-  auth: {
-    mode: 'api_key',
-    api_keys: {
-      keys: [
-        { name: 'reader', env_var: 'READER_KEY', roles: ['reader'], tenant_id: 'acme' },
-        { name: 'plain', env_var: 'PLAIN_KEY' },
-      ],
-    },
-  },
-  roles: [{ name: 'reader', permissions: ['reports:read'] }],
-  access: {
-    'GET /reports/:id': { permissions: ['reports:read'] },
-    'GET /public/*path': 'public',
-    '* /admin/*path': 'deny',
-  },
-  rate_limit: { failed_auth_per_minute: 3 },
-  forward_auth: { enabled: true },
-};
-
 let service: ServiceApp;
 let listening: Server;
 let nginx: RunningNginx;
@@ -46,7 +26,7 @@ let base: string;
 beforeAll(async () => {
   expect(SERVER_BLOCK).toBeDefined();
   service = await createApp(CONFIG, {
-    env: { READER_KEY: KEYS.reader, PLAIN_KEY: KEYS.plain },
+    env,
     logger: createCaptureLogger(),
   });
   listening = service.listen(0, '127.0.0.1');

@@ -151,8 +151,8 @@ describe('@authlayer/core/config.schema.json', () => {
     expect(parses(raw)).toBe(valid);
   });
 
-  it("the README's complete service config is apps/service/examples/several-modes.yaml", () => {
-    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  it("docs/configuration.md's complete service config is apps/service/examples/several-modes.yaml", () => {
+    const readme = readFileSync(join(REPO_ROOT, 'docs', 'configuration.md'), 'utf8');
     const section = readme.slice(readme.indexOf('### A complete service config'));
     const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
     expect(block).toBeDefined();

@@ -1,4 +1,4 @@
-// The README's "Two replicas sharing one Redis" block, run as pasted, on free ports: it used to
+// docs/operations.md's "Two replicas sharing one Redis" block, run as pasted, on free ports: it used to
 // print `8081 000` (curls before the servers listened), leave processes behind, and let Redis
 // listen on every interface.
 import { afterAll, describe, expect, it } from '@jest/globals';
@@ -9,7 +9,7 @@ import { freePort } from '@authlayer/testkit';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../scripts/pack.mjs';
-import { readmeBlock } from './support/readme.js';
+import { docsBlock } from './support/readme.js';
 import { baseEnv } from './support/start-server.js';
 
 const work = mkdtempSync(join(tmpdir(), 'authlayer-readme-replicas-'));
@@ -25,7 +25,7 @@ const refused = (port: number) =>
 describe('README: two replicas sharing one Redis', () => {
   it('prints one limit across both, binds Redis to loopback, and leaves nothing running', async () => {
     const [redis, a, b] = [await freePort(), await freePort(), await freePort()];
-    const block = readmeBlock('Two replicas sharing one Redis', 'sh')
+    const block = docsBlock('docs/operations.md', 'Two replicas sharing one Redis', 'sh')
       .replaceAll('6380', String(redis))
       .replaceAll('8081', String(a))
       .replaceAll('8082', String(b))
