@@ -8,6 +8,7 @@ export const ENV = {
   ES256: 'BENCH_ES256_PUBLIC_KEY',
   HS256: 'BENCH_HS256_SECRET',
   apiKey: 'BENCH_API_KEY',
+  checksummedApiKey: 'BENCH_CHECKSUMMED_API_KEY',
   apiKeysFile: 'BENCH_API_KEYS_FILE',
   jwksUrl: 'BENCH_JWKS_URL',
   introspectionUrl: 'BENCH_INTROSPECTION_URL',
@@ -16,12 +17,37 @@ export const ENV = {
 
 const both = ['one', 'pool'];
 
-const authlayerJwt = (alg, source) => ({
-  id: `authlayer-jwt-${alg.toLowerCase()}-${source}`,
-  family: 'authlayer',
-  label: `authlayer JWT, ${source === 'jwks' ? 'loopback JWKS' : alg === 'HS256' ? 'secret via public_key_env' : 'PEM via public_key_env'}`,
+/**
+ * An `access` table of 50 entries, as a real app's policy might read: `POST /invoke` needs an
+ * authenticated caller, 49 other routes (never matched by the load) have words and rule objects
+ * over parameters, so every request is matched against every pattern the table holds.
+ */
+export function accessTable50() {
+  const table = { 'POST /invoke': 'authenticated' };
+  const kinds = [
+    'public',
+    'optional',
+    'authenticated',
+    { permissions: ['reports:read'] },
+    { scopes: ['items:write'] },
+    { roles: ['admin'] },
+  ];
+  for (let i = 0; Object.keys(table).length < 50; i += 1) {
+    const method = ['GET', 'POST', 'PUT', 'DELETE', '*'][i % 5];
+    table[`${method} /api/v${1 + (i % 3)}/resource-${i}/:id{/*rest}`] = kinds[i % kinds.length];
+  }
+  return table;
+}
+
+/** The middleware a contender mounts: `auth`, or `auth.access` when it carries the 50-entry table. */
+const mounted = (auth, access) => (access ? auth.access : auth);
+
+const authlayerJwt = (alg, source, access = false) => ({
+  id: `authlayer-jwt-${alg.toLowerCase()}-${source}${access ? '-access50' : ''}`,
+  family: access ? 'authlayer, access table' : 'authlayer',
+  label: `authlayer JWT, ${source === 'jwks' ? 'loopback JWKS' : alg === 'HS256' ? 'secret via public_key_env' : 'PEM via public_key_env'}${access ? ', auth.access with 50 entries' : ''}`,
   alg,
-  workloads: both,
+  workloads: access ? ['one'] : both,
   needsAuthlayerJwt: true,
   async build(env) {
     const { createAuthMiddleware } = await import('@authlayer/express');
@@ -29,10 +55,11 @@ const authlayerJwt = (alg, source) => ({
     const jwt = { issuer: ISSUER, audience: AUDIENCE, algorithms: [alg] };
     if (source === 'jwks') jwt.jwks_url = env[ENV.jwksUrl];
     else jwt.public_key_env = ENV[alg];
-    const auth = await createAuthMiddleware({ auth: { mode: 'jwt', jwt } }, { env, importModule: importModeFromBench });
+    const config = { auth: { mode: 'jwt', jwt }, ...(access ? { access: accessTable50() } : {}) };
+    const auth = await createAuthMiddleware(config, { env, importModule: importModeFromBench });
     // Never measure the no-auth fallback by mistake.
     if (auth.method !== 'jwt') throw new Error(`authlayer JWT middleware is "${auth.method}", not jwt`);
-    return auth;
+    return mounted(auth, access);
   },
 });
 
@@ -145,6 +172,60 @@ const physicalLimit = (alg) => ({
   },
 });
 
+/** The same yardstick with WebCrypto's `crypto.subtle.verify` (key imported once), as jose checks signatures. */
+const webCryptoLimit = (alg) => ({
+  id: `limit-webcrypto-${alg.toLowerCase()}`,
+  family: 'physical limit, WebCrypto',
+  label: 'WebCrypto crypto.subtle.verify, key imported once (signature + exp/iss/aud only; not a real middleware)',
+  alg,
+  workloads: ['pool'],
+  async build(env) {
+    const { verifyLimitWebCrypto } = await import('./limit-verifier.mjs');
+    const verify = await verifyLimitWebCrypto(alg, alg === 'HS256' ? env[ENV.HS256] : env[ENV[alg]], {
+      issuer: ISSUER,
+      audience: AUDIENCE,
+    });
+    return (req, res, next) => {
+      const header = req.headers.authorization;
+      if (typeof header !== 'string' || !header.startsWith('Bearer ')) return unauthorized(res);
+      verify(header.slice(7)).then((payload) => {
+        if (payload === null) return unauthorized(res);
+        req.auth = payload;
+        next();
+      });
+    };
+  },
+});
+
+/** fast-jwt 6 with its verified-token cache, in the hand-written middleware a user would write. */
+const fastJwt = (alg) => ({
+  id: `fast-jwt-${alg.toLowerCase()}`,
+  family: 'fast-jwt 6, cache: true (hand-written)',
+  label: 'fast-jwt 6 createVerifier, cache: true',
+  alg,
+  workloads: both,
+  async build(env) {
+    const { createVerifier } = await import('fast-jwt');
+    const verify = createVerifier({
+      key: alg === 'HS256' ? env[ENV.HS256] : env[ENV[alg]],
+      algorithms: [alg],
+      allowedIss: ISSUER,
+      allowedAud: AUDIENCE,
+      cache: true,
+    });
+    return (req, res, next) => {
+      const header = req.headers.authorization;
+      if (typeof header !== 'string' || !header.startsWith('Bearer ')) return unauthorized(res);
+      try {
+        req.auth = verify(header.slice(7));
+      } catch {
+        return unauthorized(res);
+      }
+      next();
+    };
+  },
+});
+
 /** The physical limit with the signature on libuv's pool: does leaving the main thread pay? */
 const physicalLimitAsync = (alg) => ({
   id: `limit-${alg.toLowerCase()}-pool`,
@@ -208,12 +289,24 @@ const limitInAuthlayerMiddleware = (alg) => ({
  * (`many`), the load spread over all of them (the key list is the file `material.mjs` writes; the
  * variables are handed to the middleware through its `env` option, not the process environment).
  */
-function authlayerApiKey(keys) {
+const API_KEY_LABELS = {
+  one: 'authlayer API key (X-API-Key)',
+  many: 'authlayer API key, 10 000 keys (requests spread over all)',
+  checksummed: 'authlayer API key, format: checksummed',
+  limits: 'authlayer API key, a client with its own requests_per_minute (memory store)',
+};
+
+/**
+ * `feature` is what the variant adds to the same workload: `access` (the 50-entry table through
+ * `auth.access`) or `limits` (a `keys` client with its own `requests_per_minute`, never reached).
+ */
+function authlayerApiKey(keys, feature = null) {
+  const suffix = { one: '', many: '-10k', checksummed: '-checksummed', limits: '-limits' }[keys];
+  const access = feature === 'access';
   return {
-    id: keys === 'one' ? 'authlayer-api-key' : 'authlayer-api-key-10k',
-    family: 'authlayer',
-    label:
-      keys === 'one' ? 'authlayer API key (X-API-Key)' : 'authlayer API key, 10 000 keys (requests spread over all)',
+    id: `authlayer-api-key${suffix}${access ? '-access50' : ''}`,
+    family: access ? 'authlayer, access table' : 'authlayer',
+    label: `${API_KEY_LABELS[keys]}${access ? ', auth.access with 50 entries' : ''}`,
     alg: null,
     header: 'x-api-key',
     apiKeys: keys,
@@ -222,6 +315,17 @@ function authlayerApiKey(keys) {
       const { createAuthMiddleware } = await import('@authlayer/express');
       const { importModeFromBench } = await import('./authlayer-jwt.mjs');
       let config = { auth: { mode: 'api_key', api_keys: { env_var: ENV.apiKey } } };
+      if (keys === 'checksummed') {
+        const entries = [{ name: 'bench', env_var: ENV.checksummedApiKey }];
+        config = { auth: { mode: 'api_key', api_keys: { format: 'checksummed', keys: entries } } };
+      }
+      if (keys === 'limits') {
+        const entries = [{ name: 'bench', env_var: ENV.apiKey, requests_per_minute: 1_000_000_000 }];
+        config = {
+          auth: { mode: 'api_key', api_keys: { keys: entries } },
+          rate_limit: { requests_per_minute: 1_000_000_000, store: 'memory' },
+        };
+      }
       let keyEnv = env;
       if (keys === 'many') {
         const { readFile } = await import('node:fs/promises');
@@ -237,9 +341,10 @@ function authlayerApiKey(keys) {
           roles: [{ name: 'user', permissions: ['invoke'] }],
         };
       }
+      if (access) config = { ...config, access: accessTable50() };
       const auth = await createAuthMiddleware(config, { env: keyEnv, importModule: importModeFromBench });
       if (auth.method !== 'api_key') throw new Error(`authlayer API key middleware is "${auth.method}", not api_key`);
-      return auth;
+      return mounted(auth, access);
     },
   };
 }
@@ -259,13 +364,21 @@ export const CONTENDERS = [
     build: async () => null,
   },
   authlayerApiKey('one'),
+  authlayerApiKey('one', 'access'),
   authlayerApiKey('many'),
+  authlayerApiKey('many', 'access'),
+  authlayerApiKey('checksummed'),
+  authlayerApiKey('limits'),
   authlayerJwt('RS256', 'pem'),
+  authlayerJwt('RS256', 'pem', true),
   authlayerJwt('RS256', 'jwks'),
   authlayerJwt('ES256', 'pem'),
   authlayerJwt('HS256', 'secret'),
   authlayerOAuth2(60),
   authlayerOAuth2(0),
+  fastJwt('RS256'),
+  fastJwt('ES256'),
+  fastJwt('HS256'),
   joseReference('RS256'),
   joseReference('ES256'),
   joseReference('HS256'),
@@ -278,6 +391,9 @@ export const CONTENDERS = [
   physicalLimit('RS256'),
   physicalLimit('ES256'),
   physicalLimit('HS256'),
+  webCryptoLimit('RS256'),
+  webCryptoLimit('ES256'),
+  webCryptoLimit('HS256'),
   physicalLimitAsync('RS256'),
   limitInAuthlayerMiddleware('RS256'),
 ].map((c) => ({ header: 'authorization', needsAuthlayerJwt: false, ...c }));

@@ -86,3 +86,40 @@ export function verifyLimitAsync(alg, material, expected) {
     });
   };
 }
+
+const WEBCRYPTO = {
+  RS256: { import: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, verify: { name: 'RSASSA-PKCS1-v1_5' } },
+  ES256: { import: { name: 'ECDSA', namedCurve: 'P-256' }, verify: { name: 'ECDSA', hash: 'SHA-256' } },
+  HS256: { import: { name: 'HMAC', hash: 'SHA-256' }, verify: { name: 'HMAC' } },
+};
+
+/**
+ * {@link verifyLimit} with the signature checked by WebCrypto (`crypto.subtle.verify`, the key
+ * imported once), as jose does: resolves the payload, or null. ES256 signatures are already
+ * R || S, the form WebCrypto takes.
+ */
+export async function verifyLimitWebCrypto(alg, material, expected) {
+  const { subtle } = globalThis.crypto;
+  const params = WEBCRYPTO[alg];
+  const key =
+    alg === 'HS256'
+      ? await subtle.importKey('raw', Buffer.from(material, 'utf8'), params.import, false, ['verify'])
+      : await subtle.importKey(
+          'spki',
+          createPublicKey(material).export({ type: 'spki', format: 'der' }),
+          params.import,
+          false,
+          ['verify'],
+        );
+  return async (token) => {
+    try {
+      const at = split(token, alg);
+      if (at === null) return null;
+      const signature = Buffer.from(token.slice(at.last + 1), 'base64url');
+      const valid = await subtle.verify(params.verify, key, signature, Buffer.from(token.slice(0, at.last)));
+      return valid ? acceptedPayload(token, at, expected) : null;
+    } catch {
+      return null;
+    }
+  };
+}

@@ -26,10 +26,21 @@ async function readJson(file) {
   }
 }
 
+async function newBenchChecksummedKey() {
+  const { newChecksummedKey } = await import('@authlayer/api-key');
+  return newChecksummedKey('bench');
+}
+
 async function loadKeys() {
   const file = join(CACHE_DIR, 'keys.json');
   const cached = await readJson(file);
-  if (cached?.version === 1) return cached;
+  if (cached?.version === 1 && typeof cached.checksummedApiKey === 'string') return cached;
+  if (cached?.version === 1) {
+    // A cache from before the checksummed-key contender: add its key, keep the rest (and the tokens).
+    cached.checksummedApiKey = await newBenchChecksummedKey();
+    await writeFile(file, JSON.stringify(cached));
+    return cached;
+  }
   const keys = { version: 1, id: randomBytes(8).toString('hex') };
   for (const alg of ['RS256', 'ES256']) {
     const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
@@ -39,6 +50,7 @@ async function loadKeys() {
   // RFC 7518 §3.2: at least 32 bytes for HS256; 48 random bytes as 64 base64url characters.
   keys.HS256 = { secret: randomBytes(48).toString('base64url') };
   keys.apiKey = randomBytes(32).toString('base64url');
+  keys.checksummedApiKey = await newBenchChecksummedKey();
   await writeFile(file, JSON.stringify(keys));
   return keys;
 }

@@ -28,7 +28,7 @@ export function createMeasurer({
       const spec =
         contender.apiKeys === 'many'
           ? { file: material.files.apiKeys, field: 'keys' }
-          : { value: material.keys.apiKey };
+          : { value: contender.apiKeys === 'checksummed' ? material.keys.checksummedApiKey : material.keys.apiKey };
       return { header: 'x-api-key', bearer: false, spec };
     }
     const file = material.files[contender.alg];
@@ -57,7 +57,9 @@ export function createMeasurer({
     const apiKey =
       contender.apiKeys === 'many'
         ? JSON.parse(await readFile(material.files.apiKeys, 'utf8')).keys.at(-1)
-        : material.keys.apiKey;
+        : contender.apiKeys === 'checksummed'
+          ? material.keys.checksummedApiKey
+          : material.keys.apiKey;
     const [header, good, bad] =
       contender.header === 'x-api-key'
         ? ['x-api-key', apiKey, `${apiKey}x`]

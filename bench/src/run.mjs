@@ -55,6 +55,7 @@ const serverEnv = {
   [ENV.ES256]: material.keys.ES256.publicPem,
   [ENV.HS256]: material.keys.HS256.secret,
   [ENV.apiKey]: material.keys.apiKey,
+  [ENV.checksummedApiKey]: material.keys.checksummedApiKey,
   [ENV.apiKeysFile]: material.files.apiKeys,
   [ENV.jwksUrl]: jwks.url,
   [ENV.introspectionUrl]: introspection.url,
