@@ -40,3 +40,26 @@ export async function authlayerJwtAvailable(env = process.env) {
  * bench package (its own dependencies), not from wherever @authlayer/express happens to live.
  */
 export const importModeFromBench = (name) => (name === JWT_PACKAGE ? importAuthlayerJwt() : import(name));
+
+const FAST_PATH = 'const verify = createFastVerifier(key, settings, createJoseVerifier(key, settings));';
+
+/**
+ * The installed @authlayer/jwt with its fast path taken out: every token goes to jose's
+ * `jwtVerify` behind the same cache, middleware and claims mapping. A copy of `dist/` in the
+ * package's own `node_modules/` (so its imports resolve as the package's do, and no tool lints it)
+ * with one line changed; it answers
+ * whether the hand-written verification pays for itself in the same paired run.
+ */
+export async function importJoseOnlyJwt() {
+  const { cp, readFile, writeFile } = await import('node:fs/promises');
+  const { dirname, join } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const dist = dirname(fileURLToPath(import.meta.resolve(JWT_PACKAGE)));
+  const copy = join(dist, '..', 'node_modules', '.bench-jose-only');
+  await cp(dist, copy, { recursive: true });
+  const file = join(copy, 'verify', 'verify-token.js');
+  const source = await readFile(file, 'utf8');
+  if (!source.includes(FAST_PATH)) throw new Error(`${file}: the fast path's line moved; update the bench`);
+  await writeFile(file, source.replace(FAST_PATH, 'const verify = createJoseVerifier(key, settings);'));
+  return import(pathToFileURL(join(copy, 'index.js')).href);
+}

@@ -42,21 +42,24 @@ export function accessTable50() {
 /** The middleware a contender mounts: `auth`, or `auth.access` when it carries the 50-entry table. */
 const mounted = (auth, access) => (access ? auth.access : auth);
 
-const authlayerJwt = (alg, source, access = false) => ({
-  id: `authlayer-jwt-${alg.toLowerCase()}-${source}${access ? '-access50' : ''}`,
-  family: access ? 'authlayer, access table' : 'authlayer',
-  label: `authlayer JWT, ${source === 'jwks' ? 'loopback JWKS' : alg === 'HS256' ? 'secret via public_key_env' : 'PEM via public_key_env'}${access ? ', auth.access with 50 entries' : ''}`,
+/** `variant`: `access` (the 50-entry table through `auth.access`) or `jose` (the fast path taken out). */
+const authlayerJwt = (alg, source, variant = null) => ({
+  id: `authlayer-jwt-${alg.toLowerCase()}-${source}${variant === 'access' ? '-access50' : variant === 'jose' ? '-jose' : ''}`,
+  family: variant === 'access' ? 'authlayer, access table' : variant === 'jose' ? 'authlayer, jose only' : 'authlayer',
+  label: `authlayer JWT, ${source === 'jwks' ? 'loopback JWKS' : alg === 'HS256' ? 'secret via public_key_env' : 'PEM via public_key_env'}${variant === 'access' ? ', auth.access with 50 entries' : variant === 'jose' ? ', fast path taken out (jose jwtVerify behind the same cache)' : ''}`,
   alg,
-  workloads: access ? ['one'] : both,
+  workloads: variant === 'access' ? ['one'] : variant === 'jose' ? ['pool'] : both,
   needsAuthlayerJwt: true,
   async build(env) {
     const { createAuthMiddleware } = await import('@authlayer/express');
-    const { importModeFromBench } = await import('./authlayer-jwt.mjs');
+    const { importModeFromBench, importJoseOnlyJwt } = await import('./authlayer-jwt.mjs');
+    const access = variant === 'access';
+    const importModule = variant === 'jose' ? importJoseOnlyJwt : importModeFromBench;
     const jwt = { issuer: ISSUER, audience: AUDIENCE, algorithms: [alg] };
     if (source === 'jwks') jwt.jwks_url = env[ENV.jwksUrl];
     else jwt.public_key_env = ENV[alg];
     const config = { auth: { mode: 'jwt', jwt }, ...(access ? { access: accessTable50() } : {}) };
-    const auth = await createAuthMiddleware(config, { env, importModule: importModeFromBench });
+    const auth = await createAuthMiddleware(config, { env, importModule });
     // Never measure the no-auth fallback by mistake.
     if (auth.method !== 'jwt') throw new Error(`authlayer JWT middleware is "${auth.method}", not jwt`);
     return mounted(auth, access);
@@ -370,7 +373,10 @@ export const CONTENDERS = [
   authlayerApiKey('checksummed'),
   authlayerApiKey('limits'),
   authlayerJwt('RS256', 'pem'),
-  authlayerJwt('RS256', 'pem', true),
+  authlayerJwt('RS256', 'pem', 'access'),
+  authlayerJwt('RS256', 'pem', 'jose'),
+  authlayerJwt('ES256', 'pem', 'jose'),
+  authlayerJwt('HS256', 'secret', 'jose'),
   authlayerJwt('RS256', 'jwks'),
   authlayerJwt('ES256', 'pem'),
   authlayerJwt('HS256', 'secret'),

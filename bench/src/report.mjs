@@ -197,6 +197,13 @@ const FEATURES = [
 ];
 const FEATURE_BUDGET = 0.02;
 
+/** The fast path against jose behind the same middleware, per algorithm (distinct tokens). */
+const FAST_PATH_PAIRS = [
+  ['RS256', 'authlayer-jwt-rs256-pem', 'authlayer-jwt-rs256-pem-jose'],
+  ['ES256', 'authlayer-jwt-es256-pem', 'authlayer-jwt-es256-pem-jose'],
+  ['HS256', 'authlayer-jwt-hs256-secret', 'authlayer-jwt-hs256-secret-jose'],
+];
+
 function goalsTable(summary, jwtAvailable) {
   const lines = [
     '| goal | authlayer contender | measured | target | met | peers in the same run: fast-jwt / jose / oauth2-jwt-bearer / express-jwt | limits: node:crypto / WebCrypto |',
@@ -246,6 +253,15 @@ function goalsTable(summary, jwtAvailable) {
     lines.push(
       `| ${text} | ${r2(withRow.ratio.cpu)} | ${r2(withoutRow.ratio.cpu)} | ${r2(cost)} | ${cost <= FEATURE_BUDGET ? 'yes' : '**no**'} |`,
     );
+  }
+  lines.push('', '| distinct tokens | fast path | jose only | fast path ahead by |', '|---|--:|--:|--:|');
+  const pool = summary.pool ?? [];
+  for (const [alg, fastId, joseId] of FAST_PATH_PAIRS) {
+    const fast = pool.find(byId(fastId));
+    const jose = pool.find(byId(joseId));
+    if (fast === undefined || jose === undefined) lines.push(`| ${alg} | — | — | not measured |`);
+    else
+      lines.push(`| ${alg} | ${r2(fast.ratio.cpu)} | ${r2(jose.ratio.cpu)} | ${r2(fast.ratio.cpu - jose.ratio.cpu)} |`);
   }
   return lines.join('\n');
 }
