@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/coverage/**', '**/node_modules/**', 'bench/.cache/**', '**/*.d.ts'],
+    ignores: ['**/dist/**', '**/coverage/**', '**/node_modules/**', 'bench/.cache/**', 'docs/api/**', '**/*.d.ts'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -16,7 +16,8 @@ export interface ClaimsMapperOptions {
 /**
  * Builds the claims mapping that every token mode shares (`auth.jwt.claims`,
  * `auth.oauth2.claims`; defaults: `sub`, `email`, `name`, `roles`,
- * `permissions`, `scope`, no tenant). Each claim is read by {@link readClaim}.
+ * `permissions`, `scope`, no tenant). Each claim is read by name or dot path (`a.b` reads `b`
+ * inside the object `a`; a top-level claim named `a.b` wins), from own properties of plain objects only.
  *
  * - `userId`, `tenantId`: a non-empty string, or a safe integer written in decimal; else `null`.
  * - `email`, `name`: a non-empty string; else `null`.

@@ -15,8 +15,11 @@ export interface AuthRequest {
 
 /** Where handlers write what operators must see. Never given a secret. */
 export interface Logger {
+  /** What an operator may read: the start-up summary, a provider or store that answers again. */
   info(message: string): void;
+  /** What an operator should act on: a fallback taken, a key due for rotation, a store down. */
   warn(message: string): void;
+  /** A failure that cost a request its answer: an error handler's 500, a revocation check that threw. */
   error(message: string): void;
 }
 

@@ -14,7 +14,10 @@ export const ERROR_CODES = [
   'internal',
 ] as const;
 
-/** One of {@link ERROR_CODES}. */
+/**
+ * The `error` of a contract error body; no other code is ever sent.
+ * @useDeclaredType
+ */
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 const isErrorCode = (code: unknown): code is ErrorCode => (ERROR_CODES as readonly unknown[]).includes(code);

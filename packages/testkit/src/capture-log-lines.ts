@@ -1,7 +1,10 @@
 /** Every line a JSON logger (pino) wrote, kept in memory. */
 export interface LogLineCapture {
   /** A destination to hand the logger: it takes each line as it is written. */
-  readonly destination: { write(line: string): void };
+  readonly destination: {
+    /** Takes a chunk of output, one or more lines. */
+    write(line: string): void;
+  };
   /** The raw lines, in order, without their newline. */
   readonly lines: string[];
   /** Each line parsed as JSON; throws when a line is not JSON (a test then fails, as it should). */

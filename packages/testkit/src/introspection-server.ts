@@ -35,7 +35,9 @@ export interface IntrospectionServer {
   issueToken(claims?: Readonly<Record<string, unknown>>, options?: OpaqueTokenOptions): string;
   /** From now on the token's answer is `{ active: false }`. */
   revoke(token: string): void;
+  /** Changes how the next introspection requests are answered. */
   setMode(mode: IntrospectionMode): void;
+  /** Stops listening and ends open connections, at the end of a test. */
   close(): Promise<void>;
 }
 

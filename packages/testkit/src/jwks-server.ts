@@ -35,6 +35,7 @@ export interface JwksServer {
   stop(): Promise<void>;
   /** Listens again on the same port. */
   start(): Promise<void>;
+  /** Stops listening and ends open connections, at the end of a test. */
   close(): Promise<void>;
 }
 

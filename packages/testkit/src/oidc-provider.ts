@@ -29,6 +29,7 @@ export interface OidcProvider {
    * Without `clientId`, the default client's (`scope: "invoke read"`, nested role `reporter`).
    */
   obtainToken(clientId?: string): Promise<string>;
+  /** Stops listening and ends open connections, at the end of a test. */
   close(): Promise<void>;
 }
 

@@ -30,7 +30,9 @@ export interface OpaqueTokenProvider {
   obtainToken(): Promise<string>;
   /** Revokes a token at the provider (RFC 7009), as the client that obtained it. */
   revoke(token: string): Promise<void>;
+  /** Changes how the next introspection requests are answered. */
   setMode(mode: IntrospectionMode): void;
+  /** Stops listening and ends open connections, at the end of a test. */
   close(): Promise<void>;
 }
 

@@ -10,6 +10,7 @@ export interface RawResponse {
 
 /** A TCP connection that speaks HTTP by hand: for requests a client library would not send. */
 export interface RawConnection {
+  /** Sends bytes as they are: nothing is added or checked. */
   write(data: string | Buffer): void;
   /** The next response: `100 Continue` included, its body read by `Content-Length`. */
   nextResponse(): Promise<RawResponse>;
@@ -17,6 +18,7 @@ export interface RawConnection {
   readonly closed: Promise<void>;
   /** Bytes the client has written that the socket accepted. */
   bytesWritten(): number;
+  /** Closes the connection at once, as a client that gives up. */
   destroy(): void;
 }
 

@@ -6,6 +6,7 @@ export interface RecordingServer {
   readonly origin: string;
   /** `METHOD url` of each request received, in order. */
   readonly requests: readonly string[];
+  /** Stops listening and ends open connections, at the end of a test. */
   close(): Promise<void>;
 }
 

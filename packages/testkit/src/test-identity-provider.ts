@@ -38,6 +38,7 @@ export interface TestIdentityProvider {
   config(mode: 'jwt' | 'oauth2', base?: RawConfig): RawConfig;
   /** Requests received so far: key set fetches and introspections. */
   readonly hits: { readonly jwks: number; readonly introspection: number };
+  /** Stops both endpoints. */
   close(): Promise<void>;
 }
 

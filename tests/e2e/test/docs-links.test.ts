@@ -6,9 +6,13 @@ import { REPO_ROOT } from '../scripts/pack.mjs';
 // Pages move between the README, docs/ and the packages' READMEs: every relative link of every
 // page a reader opens must still lead to a file, and to a heading of it when it names one.
 
+const API_REFERENCE = join(REPO_ROOT, 'docs', 'api');
+
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
+    // docs/api is generated (pnpm docs:api, not committed): its copies of pages keep their links.
+    if (path === API_REFERENCE) return [];
     if (statSync(path).isDirectory()) return markdownFiles(path);
     return name.endsWith('.md') ? [path] : [];
   });

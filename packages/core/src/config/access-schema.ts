@@ -17,10 +17,18 @@ const PARAM = /^[A-Za-z_$][\w$]{0,63}$/;
 
 /** What a route needs, as a word: no authentication, anonymous allowed, any caller, nobody. */
 export const ACCESS_WORDS = ['public', 'optional', 'authenticated', 'deny'] as const;
+/**
+ * One of {@link ACCESS_WORDS}.
+ * @useDeclaredType
+ */
 export type AccessWord = (typeof ACCESS_WORDS)[number];
 
 /** `access.default`: what a request that no rule matches needs. */
 export const ACCESS_DEFAULTS = ['authenticated', 'deny'] as const;
+/**
+ * One of {@link ACCESS_DEFAULTS}.
+ * @useDeclaredType
+ */
 export type AccessDefault = (typeof ACCESS_DEFAULTS)[number];
 
 /** Names a caller must hold, every one of each list (as the guards require them). */
@@ -270,5 +278,9 @@ function examplesOf(tokens: readonly Token[]): string[] {
 
 /** `auth.fallback`: what a missing mode package means. */
 export const FALLBACKS = ['no_auth', 'refuse'] as const;
+/**
+ * One of {@link FALLBACKS}.
+ * @useDeclaredType
+ */
 export type Fallback = (typeof FALLBACKS)[number];
 export const fallbackSchema = z.enum(FALLBACKS).default('no_auth');

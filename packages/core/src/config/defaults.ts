@@ -1,16 +1,31 @@
-/** Every algorithm of the spec's table, by family. */
+/** The RSA algorithms of the spec's table: a public key (PEM or JWKS). */
 export const RSA_ALGORITHMS = ['RS256', 'RS384', 'RS512'] as const;
+/** The ECDSA algorithms of the spec's table: a public key (PEM or JWKS). */
 export const EC_ALGORITHMS = ['ES256', 'ES384', 'ES512'] as const;
+/** The HMAC algorithms of the spec's table: a shared secret. */
 export const HMAC_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
+/** Every algorithm `auth.jwt.algorithms` may list. */
 export const JWT_ALGORITHMS = [...RSA_ALGORITHMS, ...EC_ALGORITHMS, ...HMAC_ALGORITHMS] as const;
+/**
+ * One of {@link JWT_ALGORITHMS}.
+ * @useDeclaredType
+ */
 export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 
 /** The modes `auth.mode` may name. Each maps to the package `@authlayer/<mode with - for _>`. */
 export const AUTH_MODES = ['api_key', 'jwt', 'oauth2'] as const;
+/**
+ * One of {@link AUTH_MODES}.
+ * @useDeclaredType
+ */
 export type AuthMode = (typeof AUTH_MODES)[number];
 
 /** How `auth.oauth2` authenticates to the introspection endpoint (RFC 6749 §2.3.1). */
 export const OAUTH2_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+/**
+ * One of {@link OAUTH2_AUTH_METHODS}.
+ * @useDeclaredType
+ */
 export type OAuth2AuthMethod = (typeof OAUTH2_AUTH_METHODS)[number];
 
 /** The spec's defaults, in one place. */

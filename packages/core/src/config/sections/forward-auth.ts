@@ -13,6 +13,10 @@ export const IDENTITY_FIELDS = [
   'scopes',
   'tenantId',
 ] as const;
+/**
+ * One of `IDENTITY_FIELDS`: an AuthContext field an identity header may carry.
+ * @useDeclaredType
+ */
 export type IdentityField = (typeof IDENTITY_FIELDS)[number];
 
 // RFC 9110 §5.6.2: a field name is a token.
