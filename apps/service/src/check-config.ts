@@ -27,6 +27,8 @@ export interface CheckReport {
   readonly forward_auth: unknown;
   /** The top-level `resource` (RFC 9728), or `null`. */
   readonly resource: unknown;
+  /** The top-level `revocation` (`null`: no list), its store's user and password hidden. */
+  readonly revocation: unknown;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function checkConfig(
   const { auth } = await createApp(config, options);
   await auth.close();
   const { keyMaterial, details } = describeHandlers(config, auth.describe());
-  const { roles, rateLimit, metrics, access, accessPolicy, forwardAuth, resource, modes, ...rest } = config;
+  const { roles, rateLimit, metrics, access, accessPolicy, forwardAuth, resource, revocation, modes, ...rest } = config;
   const resolved = redactUrls(toSnakeCase(rest)) as { mode: unknown };
   resolved.mode = modes.length > 1 ? modes : config.mode;
   const limits =
@@ -73,6 +75,7 @@ export async function checkConfig(
     },
     forward_auth: { enabled: forwardAuth.enabled, identity_headers: forwardAuth.identityHeaders },
     resource,
+    revocation: revocation === null ? null : { store: redactUrl(revocation.store) },
   };
 }
 
@@ -108,9 +111,9 @@ function isVariableStates(value: unknown): value is VariableStates {
   );
 }
 
-/** Every `*_url` of the config with its user info and query values hidden (`redactUrl`), at any depth. */
+/** Every `*_url` and `*_store` of the config with its user info and query values hidden (`redactUrl`), at any depth. */
 function redactUrls(value: unknown, key = ''): unknown {
-  if (typeof value === 'string') return key.endsWith('_url') ? redactUrl(value) : value;
+  if (typeof value === 'string') return /_(url|store)$/.test(key) ? redactUrl(value) : value;
   if (Array.isArray(value)) return value.map((item) => redactUrls(item));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, redactUrls(child, name)]));

@@ -7,6 +7,7 @@ import { checkConfig } from './check-config.js';
 import { createServiceLog, toLogger } from './logging.js';
 import { formatNewApiKey, newApiKey } from './new-key.js';
 import { answerClientErrors, stopOnSignals } from './serve.js';
+import { runRevocationCommand } from './revocations.js';
 import { readSettings, USAGE, UsageError, type Settings } from './settings.js';
 import { runPrimary } from './workers.js';
 
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
   // Needs no config and no key material: it makes key material.
   if (settings.newKey) return void process.stdout.write(formatNewApiKey(newApiKey(settings.newKeyPrefix)));
   const config = await loadConfig(settings.configPath);
+  if (settings.revocation !== null)
+    return void process.stdout.write(await runRevocationCommand(settings.revocation, config));
   const log = createServiceLog(config, settings.log);
   const logger = toLogger(log);
   if (settings.check) {

@@ -1,4 +1,5 @@
 import { KEY_PREFIX } from '@authlayer/api-key';
+import { checkRevocationEntry, checkRevocationTtl } from '@authlayer/express';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,7 +25,15 @@ export interface Settings {
   readonly workers: number;
   /** `--help`: print {@link USAGE} and exit 0. */
   readonly help: boolean;
+  /** `--revoke E [--ttl S]`, `--unrevoke E`, `--revocations`: change or list `revocation.store`, exit. */
+  readonly revocation: RevocationCommand | null;
 }
+
+/** A change to the revocation list, or listing it (see `runRevocationCommand`). */
+export type RevocationCommand =
+  | { readonly verb: 'revoke'; readonly entry: string; readonly ttlSeconds: number }
+  | { readonly verb: 'unrevoke'; readonly entry: string }
+  | { readonly verb: 'list' };
 
 const DEFAULT_CONFIG = fileURLToPath(new URL('../service.yaml', import.meta.url));
 
@@ -34,6 +43,7 @@ export class UsageError extends Error {}
 /** What `--help` prints. */
 export const USAGE = `Usage: npx -y pnpm@10.34.9 start [--config PATH] [--check] [--new-key [--prefix P]] [--help]
        node apps/service/dist/main.js [--config PATH] [--check] [--new-key [--prefix P]] [--help]
+       node apps/service/dist/main.js [--config PATH] --revoke ENTRY [--ttl SECONDS] | --unrevoke ENTRY | --revocations
 
 The authlayer reference service: POST /invoke behind the configured authentication,
 GET /healthz, GET /openapi.json, GET /docs.
@@ -46,6 +56,12 @@ Options:
   --new-key       print a new random API key (32 bytes, base64url) and its SHA-256
                   for hash_env, exit (needs no config)
   --prefix P      with --new-key: a checksummed key P_<32 base62>_<checksum> (format: checksummed)
+  --revoke ENTRY  revoke jti:<token id> or sub:<subject or API key client> in the
+                  config's revocation.store: every replica answers 401 token_revoked
+                  within 1 s; exit
+  --ttl SECONDS   with --revoke: how long (default 86400, at most 2592000 = 30 days)
+  --unrevoke ENTRY  end a revocation early on every replica, exit
+  --revocations   print the revocations in force as JSON, exit
   -h, --help      print this help and exit
 
 Environment:
@@ -68,6 +84,7 @@ Examples:
   PROD_API_KEY=change-me npx -y pnpm@10.34.9 --silent start --check --config apps/service/examples/api-key-prefix.yaml | jq .
   npx -y pnpm@10.34.9 --silent start --new-key
   npx -y pnpm@10.34.9 --silent start --new-key --prefix sk_live
+  node apps/service/dist/main.js --config service.yaml --revoke sub:ada --ttl 3600
 `;
 
 /**
@@ -84,6 +101,10 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
     'new-key'?: boolean | undefined;
     prefix?: string | undefined;
     help?: boolean | undefined;
+    revoke?: string | undefined;
+    unrevoke?: string | undefined;
+    revocations?: boolean | undefined;
+    ttl?: string | undefined;
   };
   try {
     ({ values } = parseArgs({
@@ -94,6 +115,10 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
         'new-key': { type: 'boolean' },
         prefix: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        revoke: { type: 'string' },
+        unrevoke: { type: 'string' },
+        revocations: { type: 'boolean' },
+        ttl: { type: 'string' },
       },
       strict: true,
     }));
@@ -124,7 +149,37 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
     metrics: readMetrics(env.METRICS),
     workers: readWorkers(env.WORKERS),
     help: values.help === true,
+    revocation: readRevocationCommand(values),
   };
+}
+
+/** `--revoke`, `--unrevoke` or `--revocations` (one of them), checked before any connection. */
+function readRevocationCommand(values: {
+  revoke?: string | undefined;
+  unrevoke?: string | undefined;
+  revocations?: boolean | undefined;
+  ttl?: string | undefined;
+}): RevocationCommand | null {
+  const given = (['revoke', 'unrevoke', 'revocations'] as const).filter((flag) => values[flag] !== undefined);
+  if (given.length > 1)
+    throw new UsageError(`give one of --revoke, --unrevoke and --revocations, not ${given.join(' and ')}`);
+  if (values.ttl !== undefined && values.revoke === undefined) throw new UsageError('--ttl goes with --revoke');
+  const entry = (value: string) => usage(() => checkRevocationEntry(value));
+  if (values.revoke !== undefined) {
+    const ttl = values.ttl === undefined ? undefined : /^\d{1,8}$/.test(values.ttl) ? Number(values.ttl) : NaN;
+    return { verb: 'revoke', entry: entry(values.revoke), ttlSeconds: usage(() => checkRevocationTtl(ttl), '--ttl: ') };
+  }
+  if (values.unrevoke !== undefined) return { verb: 'unrevoke', entry: entry(values.unrevoke) };
+  return values.revocations === true ? { verb: 'list' } : null;
+}
+
+/** A TypeError of a checker as a UsageError (one line, exit 1). */
+function usage<T>(check: () => T, prefix = ''): T {
+  try {
+    return check();
+  } catch (error) {
+    throw new UsageError(`${prefix}${(error as Error).message}`);
+  }
 }
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {

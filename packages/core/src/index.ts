@@ -50,6 +50,7 @@ export type {
   OAuth2Config,
   RateLimitConfig,
   ResourceConfig,
+  RevocationConfig,
   ForwardAuthConfig,
   IdentityField,
   RoleConfig,

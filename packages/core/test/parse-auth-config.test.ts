@@ -92,6 +92,7 @@ describe('parseAuthConfig: defaults', () => {
         },
       },
       resource: null,
+      revocation: null,
     });
   });
 
@@ -118,6 +119,7 @@ describe('parseAuthConfig: defaults', () => {
         },
       },
       resource: null,
+      revocation: null,
     });
   });
 
@@ -169,6 +171,7 @@ describe('parseAuthConfig: defaults', () => {
         },
       },
       resource: null,
+      revocation: null,
       apiKeys: {
         envVar: 'K',
         prefix: 'prod',
@@ -674,6 +677,7 @@ describe('parseAuthConfig: the result', () => {
       'accessPolicy',
       'forwardAuth',
       'resource',
+      'revocation',
     ]);
     expect(JSON.parse(JSON.stringify(config))).toEqual(config);
   });

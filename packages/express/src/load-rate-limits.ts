@@ -20,16 +20,27 @@ export async function loadRateLimits(
   importRateLimits: () => Promise<typeof import('./rate-limit/rate-limits.js')> = () =>
     import('./rate-limit/rate-limits.js'),
 ): Promise<RateLimits> {
-  let loaded: typeof import('./rate-limit/rate-limits.js');
+  const loaded = await importWithPeers(importRateLimits, RATE_LIMIT_PACKAGES, 'rate_limit');
+  return loaded.createRateLimits(config, logger, now);
+}
+
+/**
+ * `load()`, a dynamic import of a module that needs optional peers; when one of `packages` is not
+ * installed, a ConfigError at `path` names it and says what to install.
+ */
+export async function importWithPeers<T>(
+  load: () => Promise<T>,
+  packages: readonly string[],
+  path: string,
+): Promise<T> {
   try {
-    loaded = await importRateLimits();
+    return await load();
   } catch (error) {
-    const missing = RATE_LIMIT_PACKAGES.find((name) => isPackageMissing(error, name));
+    const missing = packages.find((name) => isPackageMissing(error, name));
     if (missing === undefined) throw error;
     throw new ConfigError({
-      path: 'rate_limit',
-      message: `needs the package ${missing}, which is not installed: install ${RATE_LIMIT_PACKAGES.join(' and ')} beside @authlayer/express`,
+      path,
+      message: `needs the package ${missing}, which is not installed: install ${packages.join(' and ')} beside @authlayer/express`,
     });
   }
-  return loaded.createRateLimits(config, logger, now);
 }

@@ -26,6 +26,13 @@ import type { DecisionListener } from './decision.js';
 import { loadModeHandler, type ImportModule, type LoadedMode } from './load-mode.js';
 import { loadRateLimits } from './load-rate-limits.js';
 import { consoleLogger } from './logger.js';
+import type { Revocation, RevokeOptions } from './revocation/revocation-entry.js';
+import {
+  createRevocationFlow,
+  readinessWith,
+  revocationApi,
+  type AuthReadiness,
+} from './revocation/revocation-flow.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -133,9 +140,24 @@ export interface AuthMiddleware extends RouteMiddleware {
   resourceMetadata(): { readonly url: string; readonly document: Readonly<Record<string, unknown>> } | null;
   /** What the active handler says about itself (for `--check`); never a secret. */
   describe(): HandlerDescription;
-  /** Whether the active handler can verify now (for `/readyz`). */
-  readiness(): HandlerReadiness;
-  /** Releases what the middleware holds open (the `rate_limit` Redis connection); for shutdown. */
+  /**
+   * Whether the active handler can verify now (for `/readyz`); with `revocation.store`, also the
+   * list's state (`revocations`), and not ready until the list was loaded once.
+   */
+  readiness(): AuthReadiness;
+  /**
+   * Revokes `jti:<id>` (one token) or `sub:<id>` (every credential of a subject, an API key client
+   * by its name) in `revocation.store` for `ttlSeconds` (default 24 h, at most 30 days): every
+   * replica refuses it with 401 `token_revoked` within a second, cache hits included. Revoking an
+   * entry again replaces its end. Rejects with TypeError for a bad entry or ttl, with Error
+   * without `revocation.store` or when Redis does not take the change.
+   */
+  revoke(entry: string, options?: RevokeOptions): Promise<Revocation>;
+  /** Ends a revocation early on every replica; `false` when the entry was not in the list. Rejects as `revoke`. */
+  unrevoke(entry: string): Promise<boolean>;
+  /** The revocations in force, read from Redis, soonest to end first. Rejects as `revoke`. */
+  revocations(): Promise<Revocation[]>;
+  /** Releases what the middleware holds open (the Redis connections); for shutdown. */
   close(): Promise<void>;
 }
 
@@ -176,6 +198,15 @@ export async function createAuthMiddleware(
   };
   const loaded = await loadModeHandler(parsed, deps, options.importModule);
   const { handler, methods } = loaded;
+  const revocation =
+    parsed.revocation === null
+      ? null
+      : await createRevocationFlow(parsed.revocation, loaded.handlers, logger, deps.now ?? Date.now);
+  // Every path to a handler goes through the revocation list, when there is one.
+  const authenticateOf = (chosen: AuthHandler) => {
+    const authenticate = authenticateNowOf(chosen);
+    return revocation === null ? authenticate : revocation.wrap(authenticate);
+  };
   const limits = parsed.rateLimit === null ? null : await loadRateLimits(parsed.rateLimit, logger, deps.now);
   const flow = {
     method: handler.method,
@@ -202,7 +233,7 @@ export async function createAuthMiddleware(
     // It reads no route parameter, so it fits a route of any parameters (see RouteMiddleware).
     return handle as RouteMiddleware;
   };
-  const authenticate = authenticateNowOf(handler);
+  const authenticate = authenticateOf(handler);
   const optionalHeaders = credentialHeaders(handler);
   const table = compileTable(parsed.access);
   const restricted = await restrictedHandlers(parsed, loaded);
@@ -216,7 +247,7 @@ export async function createAuthMiddleware(
         ...flow,
         // A preflight to a route of the table is answered as the table says (public, optional).
         passPreflight: false,
-        authenticate: authenticateNowOf(restricted.get(allowed) ?? handler),
+        authenticate: authenticateOf(restricted.get(allowed) ?? handler),
         optional: optional ? optionalHeaders : null,
         authorize: authorizeByPlan,
         reportOnly: parsed.accessPolicy.reportOnly,
@@ -244,8 +275,12 @@ export async function createAuthMiddleware(
       return { authentication: plan.authentication, mayRefuse: plan.denied || plan.rules.length > 0 };
     },
     describe: () => handler.describe?.() ?? NOTHING,
-    readiness: () => handler.readiness?.() ?? ALWAYS_READY,
-    close: async () => limits?.close(),
+    readiness: () => readinessWith(handler.readiness?.() ?? ALWAYS_READY, revocation),
+    ...revocationApi(revocation),
+    close: async () => {
+      limits?.close();
+      revocation?.store.close();
+    },
   });
 }
 

@@ -28,6 +28,6 @@ export { openRawConnection } from './raw-connection.js';
 export type { RawConnection, RawResponse } from './raw-connection.js';
 export { freePort } from './free-port.js';
 export { startRedis } from './redis-server.js';
-export type { RedisServer } from './redis-server.js';
+export type { RedisServer, RedisServerOptions } from './redis-server.js';
 export { captureLogLines } from './capture-log-lines.js';
 export type { LogLineCapture } from './capture-log-lines.js';

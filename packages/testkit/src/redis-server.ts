@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './free-port.js';
 
@@ -10,7 +13,10 @@ export interface RedisServer {
   readonly port: number;
   /** Kills it at once (SIGKILL, as a crash would) and resolves when it has exited. */
   kill(): Promise<void>;
-  /** Starts it again on the same port, empty; resolves when it accepts connections. */
+  /**
+   * Starts it again on the same port, empty (or, with `appendOnly`, with every write it took);
+   * resolves when it accepts connections.
+   */
   restart(): Promise<void>;
   /**
    * Freezes it (SIGSTOP): connections stay open and commands get no answer, as a Redis stuck in a
@@ -23,8 +29,20 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-async function launch(port: number): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+/** Options of {@link startRedis}. */
+export interface RedisServerOptions {
+  /**
+   * Keep every write in an append-only file (fsync on each), in a temporary folder, so that a
+   * restart, even after a kill, comes back with the data, as a production Redis with AOF does.
+   * Default `false`: no persistence, a restart is empty.
+   */
+  readonly appendOnly?: boolean;
+}
+
+async function launch(port: number, dir: string | null): Promise<ChildProcess> {
+  const persistence =
+    dir === null ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence];
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const reader = createInterface({ input: child.stdout! });
@@ -54,9 +72,10 @@ async function end(child: ChildProcess | null, signal: NodeJS.Signals): Promise<
  * const redis = await startRedis();
  * afterAll(() => redis.stop());
  */
-export async function startRedis(): Promise<RedisServer> {
+export async function startRedis(options: RedisServerOptions = {}): Promise<RedisServer> {
   const port = await freePort();
-  let child: ChildProcess | null = await launch(port);
+  const dir = options.appendOnly === true ? mkdtempSync(join(tmpdir(), 'authlayer-redis-')) : null;
+  let child: ChildProcess | null = await launch(port, dir);
   return {
     url: `redis://127.0.0.1:${port}/0`,
     port,
@@ -66,7 +85,7 @@ export async function startRedis(): Promise<RedisServer> {
     },
     restart: async () => {
       await end(child, 'SIGKILL');
-      child = await launch(port);
+      child = await launch(port, dir);
     },
     pause: () => void child?.kill('SIGSTOP'),
     resume: () => void child?.kill('SIGCONT'),

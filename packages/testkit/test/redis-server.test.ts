@@ -3,12 +3,12 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { startRedis, type RedisServer } from '../src/index.js';
 
-/** One PING over a raw socket: the answer, or the connection's error code. */
-async function ping(port: number): Promise<string> {
+/** One command (inline form) over a raw socket: the answer, or the connection's error code. */
+async function ping(port: number, command = 'PING'): Promise<string> {
   const socket = connect(port, '127.0.0.1');
   try {
     await Promise.race([once(socket, 'connect'), once(socket, 'error').then(([e]) => Promise.reject(e as Error))]);
-    socket.write('PING\r\n');
+    socket.write(`${command}\r\n`);
     const [data] = (await once(socket, 'data')) as [Buffer];
     return data.toString().trim();
   } catch (error) {
@@ -51,5 +51,17 @@ describe('startRedis', () => {
     redis.resume();
     expect(await answer).toBe('+PONG');
     socket.destroy();
+  });
+
+  it('appendOnly: a restart after a kill comes back with every write it took; without it, empty', async () => {
+    const kept = await startRedis({ appendOnly: true });
+    expect(await ping(kept.port, 'SET k v')).toBe('+OK');
+    await kept.kill();
+    await kept.restart();
+    expect(await ping(kept.port, 'GET k')).toBe('$1\r\nv');
+    await kept.stop();
+    expect(await ping(redis.port, 'SET k v')).toBe('+OK');
+    await redis.restart();
+    expect(await ping(redis.port, 'GET k')).toBe('$-1');
   });
 });

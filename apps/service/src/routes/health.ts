@@ -3,24 +3,34 @@ import express, { type Router } from 'express';
 
 /**
  * `GET /healthz` (liveness: 200 whenever the process answers, with the mode, the active
- * handler and, for a handler with remote keys, `keys.state`) and `GET /readyz` (200
+ * handler, for a handler with remote keys `keys.state`, and with `revocation.store` the list's
+ * state, `revocations`: `loaded`, `stale` or `unavailable`) and `GET /readyz` (200
  * `{"status":"ready"}` when the active handler can verify now: a static key, or a key set fetched
- * and usable; else 503 `{"status":"not_ready","keys":{"state":...}}`). Neither needs
- * authentication; what they say about keys comes from the handler's `readiness()`.
+ * and usable, and the revocation list was loaded once; else 503 `{"status":"not_ready",
+ * "keys":{"state":...}}` or `"revocations":"unavailable"`). Neither needs authentication; what
+ * they say comes from the middleware's `readiness()`.
  */
 export function healthRouter(auth: AuthMiddleware): Router {
   const router = express.Router();
   router.get('/healthz', (_req, res) => {
-    const { keys } = auth.readiness();
-    const body = { status: 'ok', auth: describeAuth(auth) };
-    res.json(keys === undefined ? body : { ...body, keys: { state: keys } });
+    const { keys, revocations } = auth.readiness();
+    res.json({
+      status: 'ok',
+      auth: describeAuth(auth),
+      ...(keys === undefined ? {} : { keys: { state: keys } }),
+      ...(revocations === undefined ? {} : { revocations }),
+    });
   });
   router.get('/readyz', (_req, res) => {
-    const { ready, keys } = auth.readiness();
+    const { ready, keys, revocations } = auth.readiness();
     if (ready) return void res.json({ status: 'ready' });
     // An answer, not a failure: logged at info (the handler warns once per outage itself).
     res.locals.routine = true;
-    res.status(503).json({ status: 'not_ready', ...(keys === undefined ? {} : { keys: { state: keys } }) });
+    res.status(503).json({
+      status: 'not_ready',
+      ...(keys === undefined ? {} : { keys: { state: keys } }),
+      ...(revocations === 'unavailable' ? { revocations } : {}),
+    });
   });
   return router;
 }

@@ -6,6 +6,7 @@ import type { OAuth2Config } from './sections/oauth2.js';
 import type { ForwardAuthConfig } from './sections/forward-auth.js';
 import type { RateLimitConfig } from './sections/operations.js';
 import type { ResourceConfig } from './sections/resource.js';
+import type { RevocationConfig } from './sections/revocation.js';
 import type { RoleConfig } from './sections/roles.js';
 
 export type { ApiKeyEntryConfig, ApiKeyQuota, ApiKeysConfig } from './sections/api-keys.js';
@@ -15,6 +16,7 @@ export type { OAuth2Config } from './sections/oauth2.js';
 export type { ForwardAuthConfig, IdentityField } from './sections/forward-auth.js';
 export type { RateLimitConfig } from './sections/operations.js';
 export type { ResourceConfig } from './sections/resource.js';
+export type { RevocationConfig } from './sections/revocation.js';
 export type { RoleConfig } from './sections/roles.js';
 
 /**
@@ -44,4 +46,6 @@ export interface AuthConfig {
   readonly forwardAuth: ForwardAuthConfig;
   /** Top-level `resource`: RFC 9728 protected resource metadata; `null` (default): none. */
   readonly resource: ResourceConfig | null;
+  /** Top-level `revocation`: the revocation list every replica enforces; `null` (default): none. */
+  readonly revocation: RevocationConfig | null;
 }

@@ -7,6 +7,7 @@ import { jwtIssues, jwtSchema, toJwtConfig } from './sections/jwt.js';
 import { oauth2Issues, oauth2Schema, toOAuth2Config } from './sections/oauth2.js';
 import { forwardAuthSchema } from './sections/forward-auth.js';
 import { resourceSchema } from './sections/resource.js';
+import { revocationSchema } from './sections/revocation.js';
 import { operationsFields } from './sections/operations.js';
 import { roleSchema, rolesIssues } from './sections/roles.js';
 
@@ -33,6 +34,7 @@ export const configSchema = z
     ...operationsFields,
     forward_auth: forwardAuthSchema,
     resource: resourceSchema,
+    revocation: revocationSchema,
     access: accessSchema,
   })
   .superRefine((config, ctx) => {

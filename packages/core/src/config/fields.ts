@@ -45,3 +45,12 @@ export interface SectionIssue {
   readonly path: readonly (string | number)[];
   readonly message: string;
 }
+
+/**
+ * A Redis URL (`redis://`, or `rediss://` for TLS) of a store shared by every replica; it may hold
+ * a password, so it is shown only redacted (`redactUrl`).
+ */
+export const redisUrl = z
+  .string()
+  .regex(/^rediss?:\/\/./, 'must be a redis:// (or rediss://) URL')
+  .refine((url) => URL.canParse(url), 'must be a redis:// (or rediss://) URL');

@@ -10,6 +10,7 @@ import { jwtIssues, toJwtConfig } from './sections/jwt.js';
 import { oauth2Issues, toOAuth2Config } from './sections/oauth2.js';
 import { toForwardAuthConfig } from './sections/forward-auth.js';
 import { toResourceConfig } from './sections/resource.js';
+import { toRevocationConfig } from './sections/revocation.js';
 import { toRateLimitConfig } from './sections/operations.js';
 import { toRolesConfig } from './sections/roles.js';
 import { knownFields, suggestField } from './suggest-field.js';
@@ -45,6 +46,7 @@ function toAuthConfig({
   access,
   forward_auth: forwardAuth,
   resource,
+  revocation,
 }: RawConfigOutput): AuthConfig {
   const modes = [...new Set([auth.mode].flat())];
   const config: AuthConfig = {
@@ -60,6 +62,7 @@ function toAuthConfig({
     ...toAccessConfig(access),
     forwardAuth: toForwardAuthConfig(forwardAuth),
     resource: toResourceConfig(resource),
+    revocation: toRevocationConfig(revocation),
   };
   Object.defineProperty(config, PARSED, { value: true });
   return deepFreeze(config);

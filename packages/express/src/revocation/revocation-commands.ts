@@ -1,0 +1,106 @@
+import type { Redis } from 'ioredis';
+import type { Revocation } from './revocation-entry.js';
+
+/** The sorted set of the list: member = entry, score = its end in milliseconds since the epoch. */
+export const REVOCATIONS_KEY = 'authlayer:revocations';
+/** Where every change is published, for the replicas' copies. */
+export const REVOCATIONS_CHANNEL = 'authlayer:revocations';
+const SEEN_PREFIX = 'authlayer:seen:';
+
+/** What is done to the list in Redis; the same for the CLI and for a replica. */
+export interface RevocationCommands {
+  /** Adds or replaces the entry (the last write wins), and tells every replica. */
+  revoke(entry: string, ttlSeconds: number): Promise<Revocation>;
+  /** Removes the entry and tells every replica; `false` when it was not there. */
+  unrevoke(entry: string): Promise<boolean>;
+  /** The entries in force, soonest to end first. */
+  list(): Promise<Revocation[]>;
+  /**
+   * `true` the first time `key` is seen within `ttlMs` on this Redis (SET NX PX: atomic, so of
+   * two replicas seeing it at once exactly one gets `true`), `false` after. For replay caches
+   * (a DPoP proof's `jti`) shared by every replica. Rejects when Redis does not answer: the caller
+   * decides what that means (fail closed, or a local cache).
+   */
+  firstSeen(key: string, ttlMs: number): Promise<boolean>;
+}
+
+/** A message on the channel: the entry revoked until `until`, or removed (`until: null`). */
+export interface RevocationChange {
+  readonly entry: string;
+  readonly until: number | null;
+}
+
+/**
+ * The list as one sorted set: a full load is one ZRANGEBYSCORE (an atomic snapshot, whatever else
+ * the database holds), and an entry's end is its score, so listing and expiry need no SCAN and no
+ * key per entry. Ended entries are pruned with each write; until then the score says they ended.
+ */
+export function revocationCommands(client: Redis, now: () => number): RevocationCommands {
+  const publish = (change: RevocationChange) => JSON.stringify(change);
+  return {
+    async revoke(entry, ttlSeconds) {
+      const at = now();
+      const until = at + ttlSeconds * 1000;
+      await run(
+        client
+          .multi()
+          .zadd(REVOCATIONS_KEY, until, entry)
+          .zremrangebyscore(REVOCATIONS_KEY, '-inf', at)
+          .publish(REVOCATIONS_CHANNEL, publish({ entry, until })),
+      );
+      return { entry, expiresAt: new Date(until).toISOString() };
+    },
+    async unrevoke(entry) {
+      const [removed] = await run(
+        client
+          .multi()
+          .zrem(REVOCATIONS_KEY, entry)
+          .publish(REVOCATIONS_CHANNEL, publish({ entry, until: null })),
+      );
+      return removed === 1;
+    },
+    async list() {
+      return pairsOf(await loadRevocations(client, now())).map(([entry, until]) => ({
+        entry,
+        expiresAt: new Date(until).toISOString(),
+      }));
+    },
+    async firstSeen(key, ttlMs) {
+      return (await client.set(`${SEEN_PREFIX}${key}`, '1', 'PX', ttlMs, 'NX')) === 'OK';
+    },
+  };
+}
+
+/** The entries in force at `nowMs`, as Redis answers them: `[entry, score, entry, score, ...]`. */
+export function loadRevocations(client: Redis, nowMs: number): Promise<string[]> {
+  return client.zrangebyscore(REVOCATIONS_KEY, `(${nowMs}`, '+inf', 'WITHSCORES');
+}
+
+/** Redis's flat answer as `[entry, end]` pairs. */
+export function pairsOf(flat: readonly string[]): [string, number][] {
+  const pairs: [string, number][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i] as string, Number(flat[i + 1])]);
+  return pairs;
+}
+
+/** A change as published, or `null` for a message that is not one (never thrown: Redis is shared). */
+export function parseChange(message: string): RevocationChange | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(message);
+  } catch {
+    return null;
+  }
+  const { entry, until } = (value ?? {}) as Partial<RevocationChange>;
+  if (typeof entry !== 'string' || (until !== null && typeof until !== 'number')) return null;
+  return { entry, until };
+}
+
+/** Runs a MULTI; the results, or the first error (a command refused inside the transaction). */
+async function run(multi: ReturnType<Redis['multi']>): Promise<unknown[]> {
+  const results = (await multi.exec()) ?? [];
+  return results.map(([error, result]) => {
+    if (error !== null) throw error;
+    return result;
+  });
+}

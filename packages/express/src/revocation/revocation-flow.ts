@@ -1,0 +1,130 @@
+import {
+  AuthError,
+  bearerChallenge,
+  combineChallenges,
+  isAuthError,
+  type AuthContext,
+  type AuthHandler,
+  type AuthMethod,
+  type AuthRequest,
+  type HandlerReadiness,
+  type Logger,
+  type MaybePromise,
+  type RevocationConfig,
+} from '@authlayer/core';
+import { isPromiseLike, splitChallenges } from '@authlayer/core/internal';
+import { importWithPeers } from '../load-rate-limits.js';
+import { checkRevocationEntry, checkRevocationTtl, type Revocation, type RevokeOptions } from './revocation-entry.js';
+import type { RevocationState, RevocationStore } from './revocation-store.js';
+
+type Authenticate = (request: AuthRequest) => MaybePromise<AuthContext>;
+
+/** The revocation list of a middleware: its store, and the check around each handler. */
+export interface RevocationFlow {
+  readonly store: RevocationStore;
+  /** `authenticate`, then the list: a revoked credential is 401 `token_revoked`, cache hits included. */
+  wrap(authenticate: Authenticate): Authenticate;
+}
+
+/**
+ * Follows `revocation.store` (ioredis, an optional peer, imported only then) and builds the check.
+ * Each mode's refusal keeps its own challenge (an API key client gets the `ApiKey` one), learned
+ * once from what the handler answers a request without credentials.
+ */
+export async function createRevocationFlow(
+  config: RevocationConfig,
+  handlers: readonly AuthHandler[],
+  logger: Logger,
+  now: () => number,
+): Promise<RevocationFlow> {
+  const { followRevocations } = await importWithPeers(
+    () => import('./revocation-store.js'),
+    ['ioredis'],
+    'revocation.store',
+  );
+  const refusals = await refusalsOf(handlers);
+  const store = await followRevocations(config.store, logger, now);
+  const judge = (context: AuthContext): AuthContext => {
+    if (!store.isRevoked(context)) return context;
+    throw refusals.get(context.method) ?? DEFAULT_REFUSAL;
+  };
+  return {
+    store,
+    wrap: (authenticate) => (request) => {
+      const answer = authenticate(request);
+      return isPromiseLike(answer) ? answer.then(judge) : judge(answer);
+    },
+  };
+}
+
+const DEFAULT_REFUSAL = new AuthError('token_revoked', bearerChallenge('token_revoked'));
+
+/**
+ * Per method: `token_revoked` with the challenge its mode sends (the Bearer part saying why), and
+ * with several modes the others' challenges after it, as a refusal of the combined modes has them.
+ */
+async function refusalsOf(handlers: readonly AuthHandler[]): Promise<Map<AuthMethod, AuthError>> {
+  const missing = new Map<AuthMethod, string>();
+  for (const handler of handlers) {
+    const refusal: unknown = await handler.authenticate({ headers: {} }).catch((error: unknown) => error);
+    if (isAuthError(refusal)) missing.set(handler.method, refusal.challenge);
+  }
+  const refusals = new Map<AuthMethod, AuthError>();
+  for (const [method, challenge] of missing) {
+    const own = splitChallenges(challenge)
+      .map((part) => (/^Bearer\b/i.test(part) ? bearerChallenge('token_revoked') : part))
+      .join(', ');
+    const others = [...missing].filter(([other]) => other !== method).map(([, value]) => value);
+    refusals.set(method, new AuthError('token_revoked', combineChallenges(own, ...others)));
+  }
+  return refusals;
+}
+
+/** What the middleware offers of the list (see `AuthMiddleware.revoke`). */
+export interface RevocationApi {
+  revoke(entry: string, options?: RevokeOptions): Promise<Revocation>;
+  unrevoke(entry: string): Promise<boolean>;
+  revocations(): Promise<Revocation[]>;
+}
+
+const NOT_CONFIGURED = 'revocation.store is not configured: add a revocation section with a redis:// store';
+
+/**
+ * `auth.revoke`, `auth.unrevoke`, `auth.revocations`. A change is applied to this process's copy
+ * as soon as Redis took it (the other replicas are told by Redis), so the next request here sees it.
+ */
+export function revocationApi(flow: RevocationFlow | null): RevocationApi {
+  const store = (): RevocationStore => {
+    if (flow === null) throw new Error(NOT_CONFIGURED);
+    return flow.store;
+  };
+  return {
+    revoke: async (entry, options = {}) => {
+      const checked = checkRevocationEntry(entry);
+      const ttl = checkRevocationTtl(options.ttlSeconds);
+      const made = await store().revoke(checked, ttl);
+      store().apply(checked, Date.parse(made.expiresAt));
+      return made;
+    },
+    unrevoke: async (entry) => {
+      const checked = checkRevocationEntry(entry);
+      const removed = await store().unrevoke(checked);
+      store().apply(checked, null);
+      return removed;
+    },
+    revocations: async () => store().list(),
+  };
+}
+
+/** The handler's readiness, and the list's: not ready until the list was loaded once. */
+export function readinessWith(readiness: HandlerReadiness, flow: RevocationFlow | null): AuthReadiness {
+  if (flow === null) return readiness;
+  const revocations = flow.store.state();
+  return { ...readiness, ready: readiness.ready && revocations !== 'unavailable', revocations };
+}
+
+/** What `auth.readiness()` says: the handler's readiness, and the revocation list's state when there is one. */
+export interface AuthReadiness extends HandlerReadiness {
+  /** With `revocation.store`: `unavailable` until the list was loaded once (then not ready). */
+  readonly revocations?: RevocationState;
+}
