@@ -15,7 +15,7 @@ export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.js';
 export { clientAddress } from './rate-limit/client-address.js';
 export { authenticated } from './authenticated.js';
 export type { AuthenticatedRequest } from './authenticated.js';
-export type { AuthReadiness, RevocationApi } from './revocation/revocation-flow.js';
+export type { AuthReadiness } from './revocation/revocation-flow.js';
 export type { Revocation, RevokeOptions } from './revocation/revocation-entry.js';
 export { REVOCATION_TTL, checkRevocationEntry, checkRevocationTtl } from './revocation/revocation-entry.js';
 export { connectRevocations } from './revocation/connect-revocations.js';

@@ -8,6 +8,7 @@ import type { RevocationCommands } from './revocation-commands.js';
  * `checkRevocationTtl`); `firstSeen(key, ttlMs)` is the replay-cache primitive on the same Redis.
  */
 export interface RevocationAdmin extends RevocationCommands {
+  /** Closes the connection (the process can exit then). */
   close(): void;
 }
 

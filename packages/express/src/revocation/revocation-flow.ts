@@ -82,8 +82,11 @@ async function refusalsOf(handlers: readonly AuthHandler[]): Promise<Map<AuthMet
 
 /** What the middleware offers of the list (see `AuthMiddleware.revoke`). */
 export interface RevocationApi {
+  /** See `AuthMiddleware.revoke`. */
   revoke(entry: string, options?: RevokeOptions): Promise<Revocation>;
+  /** See `AuthMiddleware.unrevoke`. */
   unrevoke(entry: string): Promise<boolean>;
+  /** See `AuthMiddleware.revocations`. */
   revocations(): Promise<Revocation[]>;
 }
 
