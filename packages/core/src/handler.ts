@@ -160,6 +160,18 @@ export type RevocationCheck = (
   claims: Readonly<Record<string, unknown>>,
 ) => boolean | Promise<boolean>;
 
+/**
+ * A key-value store shared by every replica (Redis), for what one process learned and the others
+ * may reuse (introspection answers). It never fails a request: a `get` that Redis cannot answer
+ * resolves `undefined`, a `set` that it cannot take does nothing (the store warns once per outage).
+ */
+export interface SharedStore {
+  /** The value of `key`, or `undefined` when there is none (or Redis cannot answer now). */
+  get(key: string): Promise<string | undefined>;
+  /** Keeps `value` under `key` for `ttlMs` milliseconds, on every replica. */
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+}
+
 /** What a handler is given besides its config, so tests can pin the clock and the environment. */
 export interface HandlerDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -170,6 +182,12 @@ export interface HandlerDeps {
   readonly now?: () => number;
   /** Optional revocation hook; JWT mode asks it (see {@link RevocationCheck}). */
   readonly isRevoked?: RevocationCheck;
+  /**
+   * Optional: connects a {@link SharedStore} at a config's Redis URL (`auth.oauth2.cache_store`);
+   * `path` is the config field, for its log lines. `@authlayer/express` gives it (with ioredis)
+   * and closes what it opened with `auth.close()`.
+   */
+  readonly connectStore?: (url: string, path: string) => Promise<SharedStore>;
 }
 
 /**

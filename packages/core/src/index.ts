@@ -30,6 +30,7 @@ export type {
   Recognition,
   RevocationCheck,
   SecuritySchemePart,
+  SharedStore,
 } from './handler.js';
 export { RECOGNITIONS } from './handler.js';
 export { createClaimsMapper } from './claims-mapper.js';

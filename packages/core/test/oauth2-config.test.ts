@@ -28,6 +28,7 @@ describe('parseAuthConfig: auth.oauth2', () => {
       authMethod: 'client_secret_basic',
       cacheSeconds: 60,
       timeoutMs: 5000,
+      cacheStore: null,
       claims: {
         userId: 'sub',
         email: 'email',
@@ -76,6 +77,12 @@ describe('parseAuthConfig: auth.oauth2', () => {
     expect(parseAuthConfig(oauth2({ ...minimal, [field]: value })).oauth2[key]).toBe(value);
   });
 
+  it('keeps cache_store, a Redis URL', () => {
+    expect(parseAuthConfig(oauth2({ ...minimal, cache_store: 'rediss://r:6380/1' })).oauth2.cacheStore).toBe(
+      'rediss://r:6380/1',
+    );
+  });
+
   it('needs nothing of auth.oauth2 in another mode', () => {
     expect(parseAuthConfig({ auth: { mode: 'api_key' } }).oauth2.introspectionUrl).toBeNull();
   });
@@ -101,6 +108,18 @@ describe('parseAuthConfig: auth.oauth2', () => {
       'set introspection_url or discovery, not both',
     ],
     ['cache_seconds -1', { ...minimal, cache_seconds: -1 }, 'auth.oauth2.cache_seconds', 'must be 0 to 3600'],
+    [
+      'cache_store not redis',
+      { ...minimal, cache_store: 'memory' },
+      'auth.oauth2.cache_store',
+      'must be a redis:// (or rediss://) URL',
+    ],
+    [
+      'cache_store with nothing cached',
+      { ...minimal, cache_store: 'redis://r:6379/0', cache_seconds: 0 },
+      'auth.oauth2.cache_store',
+      'cache_store shares cached answers: it needs cache_seconds above 0',
+    ],
     ['cache_seconds 3601', { ...minimal, cache_seconds: 3601 }, 'auth.oauth2.cache_seconds', 'must be 0 to 3600'],
     ['timeout_ms 0', { ...minimal, timeout_ms: 0 }, 'auth.oauth2.timeout_ms', 'must be 1 to 60000'],
     ['timeout_ms 60001', { ...minimal, timeout_ms: 60_001 }, 'auth.oauth2.timeout_ms', 'must be 1 to 60000'],

@@ -50,6 +50,7 @@ const DEFAULT_OAUTH2 = {
   authMethod: 'client_secret_basic',
   cacheSeconds: 60,
   timeoutMs: 5000,
+  cacheStore: null,
   claims: DEFAULT_CLAIMS,
 };
 

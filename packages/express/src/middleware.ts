@@ -27,6 +27,7 @@ import { loadModeHandler, type ImportModule, type LoadedMode } from './load-mode
 import { loadRateLimits } from './load-rate-limits.js';
 import { consoleLogger } from './logger.js';
 import type { Revocation, RevokeOptions } from './revocation/revocation-entry.js';
+import { createStoreConnector } from './shared-store/store-connector.js';
 import {
   createRevocationFlow,
   readinessWith,
@@ -189,12 +190,14 @@ export async function createAuthMiddleware(
   }
   const parsed = isParsedAuthConfig(config) ? config : parseAuthConfig(config);
   const logger = options.logger ?? consoleLogger;
+  const stores = createStoreConnector(logger);
   const deps: HandlerDeps = {
     env: options.env ?? process.env,
     logger,
     now: options.now ?? Date.now,
     ...(options.observe === undefined ? {} : { observe: options.observe }),
     ...(options.isRevoked === undefined ? {} : { isRevoked: options.isRevoked }),
+    connectStore: stores.connectStore,
   };
   const loaded = await loadModeHandler(parsed, deps, options.importModule);
   const { handler, methods } = loaded;
@@ -280,6 +283,7 @@ export async function createAuthMiddleware(
     close: async () => {
       limits?.close();
       revocation?.store.close();
+      stores.close();
     },
   });
 }

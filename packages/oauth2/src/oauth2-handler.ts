@@ -28,6 +28,7 @@ import {
   type IntrospectionLimitsOptions,
 } from './introspection-limits.js';
 import { createProviderHealth } from './provider-health.js';
+import { connectSharedAnswers } from './shared-answers.js';
 
 /** {@link HandlerDeps} plus the optional bounds of the caches and of the load on the provider (not in the config file). */
 export interface OAuth2HandlerDeps extends HandlerDeps {
@@ -55,7 +56,11 @@ const PATH = 'auth.oauth2';
  * answers anything but a 200 with a JSON object → 401 `key_unavailable`. Rejects with
  * `AuthError` and nothing else.
  *
- * @throws ConfigError when `client_id` or the client secret is missing.
+ * With `cache_store`, active answers are also kept in that Redis (through `deps.connectStore`)
+ * for every replica, and read there before the provider is asked; Redis failing is a miss.
+ *
+ * @throws ConfigError when `client_id` or the client secret is missing, or `cache_store` is set
+ *   and `deps.connectStore` is not given.
  * @throws TypeError when called without a config or deps.
  * @example
  * const config = parseAuthConfig({ auth: { mode: 'oauth2', oauth2: { introspection_url: 'https://sso.example.com/introspect', client_id: 'api' } } });
@@ -82,23 +87,34 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     Math.min(limits.refusalCacheSeconds, settings.cacheSeconds),
     deps.answerCache,
   );
+  const shared = await connectSharedAnswers(settings, deps);
   let busy = false;
   const inFlight = new Map<string, Promise<AuthContext>>();
 
+  async function introspectNow(token: string): Promise<Record<string, unknown>> {
+    const url = await endpoint();
+    return gate.run(() => introspect(url, token));
+  }
+
   async function lookUp(token: string, key: string): Promise<AuthContext> {
-    let answer: Record<string, unknown>;
+    // Another replica's answer is checked as a fresh one is; it says nothing of the provider's health.
+    const known = await shared?.get(key);
     try {
-      const url = await endpoint();
-      answer = await gate.run(() => introspect(url, token));
+      const answer = known ?? (await introspectNow(token));
       const exp = checkAnswer(answer, settings, now());
-      health.succeeded();
-      busy = false;
+      if (known === undefined) {
+        health.succeeded();
+        busy = false;
+      }
       const context = mapClaims(answer);
       cache.set(key, context, exp, now());
+      // Kept before answering, so a replica asked next finds it.
+      const ttl = Math.floor(Math.min(settings.cacheSeconds * 1000, (exp ?? Infinity) - now()));
+      if (known === undefined && shared !== null && ttl > 0) await shared.set(key, answer, ttl);
       return context;
     } catch (error) {
       if (isAuthError(error)) {
-        health.succeeded();
+        if (known === undefined) health.succeeded();
         if (LASTING_REFUSALS.has(error.reason)) refusals.set(key, error.reason, null, now());
         throw error;
       }
@@ -142,6 +158,7 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     auth_method: settings.authMethod,
     cache_seconds: settings.cacheSeconds,
     timeout_ms: settings.timeoutMs,
+    cache_store: settings.cacheStore === null ? null : redactUrl(settings.cacheStore),
   });
   const readiness = () => ({ ready: health.state() !== 'unavailable', keys: health.state() as KeyState });
   return Object.freeze({

@@ -155,6 +155,7 @@ describe('createOAuth2Handler at start-up', () => {
       auth_method: 'client_secret_basic',
       cache_seconds: 60,
       timeout_ms: 5000,
+      cache_store: null,
     });
     expect(JSON.stringify(description)).not.toContain(secret);
     expect(handler.summary?.()).toBe(

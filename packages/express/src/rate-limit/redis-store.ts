@@ -16,13 +16,22 @@ export interface RedisStore {
 /** A command Redis has not answered in this time fails (and the limit falls back to memory). */
 const COMMAND_TIMEOUT_MS = 250;
 
-const UNREACHABLE =
-  'rate_limit: Redis is unreachable; each process now limits on its own, in memory, until Redis is back';
-const REACHABLE = 'rate_limit: Redis is reachable; limits are shared by every replica';
-const SLOW = `rate_limit: Redis did not answer within ${COMMAND_TIMEOUT_MS} ms; each process now limits on its own, in memory, until Redis answers again`;
+/** The three lines a store logs: Redis gone, back, and too slow. Never the URL. */
+export interface RedisStoreWords {
+  readonly unreachable: string;
+  readonly reachable: string;
+  readonly slow: string;
+}
+
+const RATE_LIMIT_WORDS: RedisStoreWords = {
+  unreachable: 'rate_limit: Redis is unreachable; each process now limits on its own, in memory, until Redis is back',
+  reachable: 'rate_limit: Redis is reachable; limits are shared by every replica',
+  slow: `rate_limit: Redis did not answer within ${COMMAND_TIMEOUT_MS} ms; each process now limits on its own, in memory, until Redis answers again`,
+};
 
 /**
- * Connects to the `rate_limit.store` URL. Commands fail at once while the connection is down (no
+ * Connects to a Redis URL (`rate_limit.store`, and the shared stores of handlers, with their own
+ * `words`). Commands fail at once while the connection is down (no
  * offline queue, as rate-limiter-flexible advises), and after 250 ms while it is up but Redis does
  * not answer (then the connection is made again: see `failedOver`), so the limiters fall back to
  * memory at once;
@@ -31,7 +40,11 @@ const SLOW = `rate_limit: Redis did not answer within ${COMMAND_TIMEOUT_MS} ms; 
  * connection or the first failure, so a service that starts with Redis up shares from its first
  * request; Redis down at start is not a start-up failure.
  */
-export async function connectRedisStore(url: string, logger: Logger): Promise<RedisStore> {
+export async function connectRedisStore(
+  url: string,
+  logger: Logger,
+  words: RedisStoreWords = RATE_LIMIT_WORDS,
+): Promise<RedisStore> {
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -42,11 +55,11 @@ export async function connectRedisStore(url: string, logger: Logger): Promise<Re
   });
   let state: 'starting' | 'up' | 'down' = 'starting';
   const down = () => {
-    if (state !== 'down') logger.warn(UNREACHABLE);
+    if (state !== 'down') logger.warn(words.unreachable);
     state = 'down';
   };
   client.on('ready', () => {
-    if (state === 'down') logger.info(REACHABLE);
+    if (state === 'down') logger.info(words.reachable);
     state = 'up';
   });
   client.on('close', down);
@@ -68,7 +81,7 @@ export async function connectRedisStore(url: string, logger: Logger): Promise<Re
     setImmediate(() => {
       judging = false;
       if (closing() || state === 'down') return;
-      logger.warn(SLOW);
+      logger.warn(words.slow);
       state = 'down';
       // Destroyed, not ended: a Redis that does not read would hold an ended socket open. ioredis
       // reconnects, and its ready check waits for Redis to answer while memory answers at once.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULTS, OAUTH2_AUTH_METHODS, type OAuth2AuthMethod } from '../defaults.js';
-import { envVarName, intRange, keySetUrl, text, type SectionIssue } from '../fields.js';
+import { envVarName, intRange, keySetUrl, redisUrl, text, type SectionIssue } from '../fields.js';
 import { claimsSchema, toClaimsConfig, type ClaimsConfig } from './claims.js';
 
 /** `auth.oauth2`: where and how tokens are introspected (RFC 7662). */
@@ -15,6 +15,8 @@ export const oauth2Schema = z
     auth_method: z.enum(OAUTH2_AUTH_METHODS).default(DEFAULTS.oauth2.authMethod),
     cache_seconds: intRange(0, DEFAULTS.oauth2.cacheMaxSeconds).default(DEFAULTS.oauth2.cacheSeconds),
     timeout_ms: intRange(1, DEFAULTS.oauth2.timeoutMaxMs).default(DEFAULTS.oauth2.timeoutMs),
+    // Active answers shared by every replica, for cache_seconds as the local cache.
+    cache_store: redisUrl.nullable().default(null),
     claims: claimsSchema.nullable().default(null),
   })
   .prefault({});
@@ -39,6 +41,11 @@ export interface OAuth2Config {
   readonly cacheSeconds: number;
   /** How long one introspection request may take. Default 5000, 1 to 60000. */
   readonly timeoutMs: number;
+  /**
+   * A Redis URL where active answers are shared by every replica (keyed by a digest of the token,
+   * for `cache_seconds`, never past `exp`); `null` (default): each process keeps its own.
+   */
+  readonly cacheStore: string | null;
   readonly claims: ClaimsConfig;
 }
 
@@ -54,6 +61,7 @@ export function toOAuth2Config(raw: z.output<typeof oauth2Schema>): OAuth2Config
     authMethod: raw.auth_method,
     cacheSeconds: raw.cache_seconds,
     timeoutMs: raw.timeout_ms,
+    cacheStore: raw.cache_store,
     claims: toClaimsConfig(raw.claims),
   };
 }
@@ -68,6 +76,8 @@ export function oauth2Issues(oauth2: OAuth2Config, active: boolean): SectionIssu
     void issues.push({ path: ['auth', 'oauth2', ...(field === undefined ? [] : [field])], message });
   if (oauth2.discovery && oauth2.issuer === null) at('discovery needs issuer', 'issuer');
   if (oauth2.discovery && oauth2.introspectionUrl !== null) at('set introspection_url or discovery, not both');
+  if (oauth2.cacheStore !== null && oauth2.cacheSeconds === 0)
+    at('cache_store shares cached answers: it needs cache_seconds above 0', 'cache_store');
   if (!active) return issues;
   if (!oauth2.discovery && oauth2.introspectionUrl === null)
     at('oauth2 mode needs introspection_url, or issuer with discovery: true');

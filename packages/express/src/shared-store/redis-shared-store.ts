@@ -1,0 +1,35 @@
+import type { Logger, SharedStore } from '@authlayer/core';
+import { connectRedisStore } from '../rate-limit/redis-store.js';
+
+/**
+ * A {@link SharedStore} on Redis, for the field at `path` (`auth.oauth2.cache_store`): the
+ * connection of the rate limits (commands fail at once while Redis is down, after 250 ms while it
+ * does not answer, with one warning per outage), and no failure ever reaches the handler: a `get`
+ * Redis cannot answer is a miss, a `set` it cannot take is dropped.
+ */
+export async function connectSharedStore(
+  url: string,
+  path: string,
+  logger: Logger,
+): Promise<SharedStore & { close(): void }> {
+  const redis = await connectRedisStore(url, logger, {
+    unreachable: `${path}: Redis is unreachable; each process keeps its own cache until it is back`,
+    reachable: `${path}: Redis is reachable; the cache is shared by every replica again`,
+    slow: `${path}: Redis did not answer within 250 ms; each process keeps its own cache until it answers again`,
+  });
+  // A command that failed on an open connection timed out: the store says so once, and reconnects.
+  const failed = () => redis.failedOver();
+  return {
+    get: (key) =>
+      redis.client.get(key).then(
+        (value) => value ?? undefined,
+        () => (failed(), undefined),
+      ),
+    set: (key, value, ttlMs) =>
+      redis.client.set(key, value, 'PX', ttlMs).then(
+        () => undefined,
+        () => failed(),
+      ),
+    close: redis.close,
+  };
+}
