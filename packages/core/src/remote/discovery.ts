@@ -35,7 +35,7 @@ export async function discoverEndpoint(
   return url;
 }
 
-/** An http(s) URL that `fetch` accepts (it refuses user info). */
+/** An http(s) URL without user info (credentials travel only in headers the caller sets). */
 function isUsableUrl(value: unknown): value is string {
   if (typeof value !== 'string' || !URL.canParse(value)) return false;
   const url = new URL(value);

@@ -1,3 +1,6 @@
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
 /**
  * Why a remote document (a key set, a discovery document, an introspection answer) gave no
  * usable answer: a short cause for operators (`kind`), never the answer itself.
@@ -24,61 +27,128 @@ export interface FetchJsonOptions {
   /** The largest body read; a larger one (declared or counted) is `too large`. */
   readonly maxBytes: number;
   /** Method, headers and body of the request (default: a GET). Redirects are never followed. */
-  readonly init?: Omit<RequestInit, 'redirect' | 'signal'>;
+  readonly init?: {
+    readonly method?: string;
+    readonly headers?: Readonly<Record<string, string>>;
+    readonly body?: string;
+  };
   /** Told once per request: `ok` for an answer with status 200, `error` for any other or none. */
   readonly observe?: (result: 'ok' | 'error') => void;
 }
 
+// One keep-alive pool per protocol for every provider this process asks: an introspection per
+// new token costs a fraction of a fresh connection, or of `fetch`'s own machinery. Idle sockets
+// are unref'd by the agent, so they never keep a process alive.
+const AGENTS = {
+  'http:': new HttpAgent({ keepAlive: true }),
+  'https:': new HttpsAgent({ keepAlive: true }),
+} as const;
+
 /**
- * Fetches `url` with the platform's `fetch` and reads a JSON object from a 200 answer. Redirects
- * are not followed (a 3xx is `not a 200`), the exchange is aborted after `timeoutMs`, and a body
- * over `maxBytes` is refused before it is buffered. Stateless: no connection, cache or timer
- * outlives the call.
+ * Asks `url` with node:http(s) over a keep-alive pool and reads a JSON object from a 200 answer.
+ * Redirects are not followed (a 3xx is `not a 200`), the exchange is aborted after `timeoutMs`,
+ * and a body over `maxBytes` is refused before it is buffered. A request that fails on a pooled
+ * connection the server had just closed is sent once more on a new one (Node's documented
+ * pattern for keep-alive races); nothing else is retried. A URL with user info, or not http(s),
+ * is `unreachable`: credentials only ever travel in the headers the caller sets.
  *
  * @throws FetchFailure and nothing else
  * @example
  * const document = await fetchJsonObject(url, { timeoutMs: 5000, maxBytes: MAX_DOCUMENT_BYTES });
  */
 export async function fetchJsonObject(url: string, options: FetchJsonOptions): Promise<Record<string, unknown>> {
-  const signal = AbortSignal.timeout(options.timeoutMs);
-  let response: Response;
-  try {
-    response = await fetch(url, { ...options.init, redirect: 'manual', signal });
-  } catch {
+  const target = URL.canParse(url) ? new URL(url) : null;
+  if (target === null || !(target.protocol in AGENTS) || target.username !== '' || target.password !== '') {
     options.observe?.('error');
-    throw new FetchFailure(signal.aborted ? 'timed out' : 'unreachable');
+    throw new FetchFailure('unreachable');
   }
-  options.observe?.(response.status === 200 ? 'ok' : 'error');
+  // One deadline for the whole exchange, a retry included: a plain timer that destroys the
+  // request in flight (cheaper per call than an AbortSignal).
+  const deadline: Deadline = { expired: false, request: null };
+  const timer = setTimeout(() => {
+    deadline.expired = true;
+    deadline.request?.destroy();
+  }, options.timeoutMs);
+  // The observer hears of the status as soon as it is known, whatever the body does next.
+  let status: number | null = null;
+  const onStatus = (code: number) => {
+    status = code;
+    options.observe?.(code === 200 ? 'ok' : 'error');
+  };
   let text: string;
   try {
-    if (response.status !== 200) {
-      // An error page is not read; a null-body status (204, 304) has nothing to cancel.
-      await response.body?.cancel();
-      throw new FetchFailure('not a 200');
-    }
-    text = await readBounded(response, options.maxBytes);
+    text = await exchange(target, options, deadline, onStatus, true);
   } catch (error) {
+    if (status === null) options.observe?.('error');
     if (error instanceof FetchFailure) throw error;
-    throw new FetchFailure(signal.aborted ? 'timed out' : 'unreachable');
+    throw new FetchFailure(deadline.expired ? 'timed out' : 'unreachable');
+  } finally {
+    clearTimeout(timer);
   }
   return parseObject(text);
 }
 
-async function readBounded(response: Response, maxBytes: number): Promise<string> {
-  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
-    await response.body?.cancel();
-    throw new FetchFailure('too large');
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  // A body without Content-Length (chunked) is counted as it arrives; leaving the loop cancels it.
-  // A 200 always has a body stream (fetch gives `null` only for 101, 204, 205 and 304).
-  for await (const chunk of response.body as ReadableStream<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > maxBytes) throw new FetchFailure('too large');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+interface Deadline {
+  expired: boolean;
+  /** The request in flight, destroyed when the deadline passes. */
+  request: ClientRequest | null;
+}
+
+/**
+ * One request; resolves the body of a 200 (at most `maxBytes`). Any other status is `not a 200`
+ * at once, and its connection is dropped: an error page is never read.
+ */
+function exchange(
+  target: URL,
+  options: FetchJsonOptions,
+  deadline: Deadline,
+  onStatus: (status: number) => void,
+  mayRetry: boolean,
+): Promise<string> {
+  const init = options.init ?? {};
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<string>((resolve, reject) => {
+    const req = send(target, {
+      method: init.method ?? 'GET',
+      headers,
+      agent: AGENTS[target.protocol as keyof typeof AGENTS],
+    });
+    deadline.request = req;
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // The server closed a pooled connection as we reused it: nothing reached it, ask again.
+      if (mayRetry && req.reusedSocket && error.code === 'ECONNRESET' && !deadline.expired) {
+        resolve(exchange(target, options, deadline, onStatus, false));
+      } else reject(error);
+    });
+    req.on('response', (res) => {
+      onStatus(res.statusCode ?? 0);
+      if (res.statusCode !== 200) {
+        reject(new FetchFailure('not a 200'));
+        return res.destroy();
+      }
+      if (Number(res.headers['content-length'] ?? 0) > options.maxBytes) {
+        reject(new FetchFailure('too large'));
+        return res.destroy();
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      // A body without Content-Length (chunked) is counted as it arrives.
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.byteLength;
+        if (size > options.maxBytes) {
+          // Settled first: destroying the answer emits its own events.
+          reject(new FetchFailure('too large'));
+          res.destroy();
+        } else chunks.push(chunk);
+      });
+      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      res.on('error', reject);
+      res.on('aborted', () => reject(new FetchFailure(deadline.expired ? 'timed out' : 'unreachable')));
+    });
+    req.end(init.body);
+  });
 }
 
 function parseObject(text: string): Record<string, unknown> {

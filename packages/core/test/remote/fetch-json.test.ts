@@ -83,6 +83,58 @@ describe('fetchJsonObject', () => {
     await echo.close();
   });
 
+  it('asks again over one kept-alive connection', async () => {
+    const sockets = new Set<unknown>();
+    const pooled = await serve((req, res) => {
+      sockets.add(req.socket);
+      res.setHeader('content-type', 'application/json').end('{"n":1}');
+    });
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        await expect(fetchJsonObject(`${pooled.url}/`, { timeoutMs: 2000, maxBytes: 1024 })).resolves.toEqual({ n: 1 });
+      }
+      expect({ requests: pooled.hits(), connections: sockets.size }).toEqual({ requests: 3, connections: 1 });
+    } finally {
+      await pooled.close();
+    }
+  });
+
+  it('sends a request once more when the server drops the pooled connection it was sent on', async () => {
+    // The keep-alive race, made certain: the server closes a kept-alive connection on its second
+    // request without answering, as one whose idle timeout ran out just as the request left.
+    const served = new WeakMap<object, number>();
+    const seen: string[] = [];
+    const racing = await serve((req, res) => {
+      const count = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, count);
+      if (count === 2) return void req.socket.destroy();
+      res.setHeader('content-type', 'application/json').end('{"ok":true}');
+    });
+    const ask = () =>
+      fetchJsonObject(`${racing.url}/`, { timeoutMs: 2000, maxBytes: 1024, observe: (r) => seen.push(r) });
+    try {
+      await expect(ask()).resolves.toEqual({ ok: true });
+      await expect(ask()).resolves.toEqual({ ok: true });
+      expect({ requests: racing.hits(), observed: seen }).toEqual({ requests: 3, observed: ['ok', 'ok'] });
+    } finally {
+      await racing.close();
+    }
+  });
+
+  it.each([
+    ['user info', (url: string) => url.replace('http://', 'http://user:secret@')],
+    ['another protocol', (url: string) => url.replace('http://', 'ftp://')],
+    ['no URL at all', () => 'not a url'],
+  ])('refuses a URL with %s as unreachable, before any request', async (_name, change) => {
+    const before = server.hits();
+    await expect(
+      fetchJsonObject(change(`${server.url}/ok`), { timeoutMs: 2000, maxBytes: 1024 }),
+    ).rejects.toMatchObject({
+      kind: 'unreachable',
+    });
+    expect(server.hits()).toBe(before);
+  });
+
   it('is an Error whose message is the cause alone', () => {
     const failure = new FetchFailure('the metadata names another issuer', 'error');
     expect(failure).toBeInstanceOf(Error);
