@@ -110,6 +110,37 @@ describe('revocation.store redis:// (every replica enforces one list)', () => {
     await until(b, bearer(token), 200);
   });
 
+  it('auth.access and auth.optional ask the list too', async () => {
+    const app = express();
+    app.use(a.auth.access);
+    app.get('/report', (req, res) => res.json(req.auth));
+    app.get('/me-optional', a.auth.optional, (req, res) => res.json(req.auth));
+    await a.auth.revoke('jti:t-1');
+    await request(app).get('/report').set(bearer(token)).expect(401);
+    await request(app).get('/me-optional').set(bearer(token)).expect(401);
+    await a.auth.unrevoke('jti:t-1');
+    await request(app).get('/report').set(bearer(token)).expect(200);
+  });
+
+  it('Redis frozen: no request waits for it, and what is known stays enforced', async () => {
+    await a.auth.revoke('jti:t-1');
+    await until(b, bearer(token), 401);
+    redis.pause();
+    try {
+      const started = performance.now();
+      for (const target of [a, b, a, b]) {
+        expect(await statusOf(target, bearer(token))).toBe(401);
+        expect(await statusOf(target, { 'X-API-Key': BILLING_KEY })).toBe(200);
+      }
+      // Eight requests, none of which waited for a Redis that does not answer (its timeouts are 2 s).
+      expect(performance.now() - started).toBeLessThan(1000);
+    } finally {
+      redis.resume();
+    }
+    await a.auth.unrevoke('jti:t-1');
+    await until(b, bearer(token), 200);
+  });
+
   it('refuses bad entries and ttls with a TypeError', async () => {
     await expect(a.auth.revoke('ada')).rejects.toThrow(TypeError);
     await expect(a.auth.revoke('sub:ada', { ttlSeconds: 0 })).rejects.toThrow(TypeError);
@@ -128,7 +159,10 @@ describe('revocation.store redis:// (every replica enforces one list)', () => {
 
     await redis.kill();
     for (const target of [a, b, a, b]) expect(await statusOf(target, bearer(token))).toBe(401);
-    await expect(a.auth.revoke('sub:x')).rejects.toThrow();
+    await expect(a.auth.revoke('sub:x')).rejects.toMatchObject({
+      message: 'revocation.store: Redis did not answer; nothing was changed or read',
+    });
+    await expect(b.auth.revocations()).rejects.toThrow('revocation.store: Redis did not answer');
     const warned = (logger: CaptureLogger) => logger.text.filter((line) => line.includes('Redis is unreachable'));
     for (const { logger } of [a, b]) {
       await logger.waitFor(/Redis is unreachable/);

@@ -101,21 +101,26 @@ export function revocationApi(flow: RevocationFlow | null): RevocationApi {
     if (flow === null) throw new Error(NOT_CONFIGURED);
     return flow.store;
   };
+  // ioredis's own messages ("Stream isn't writeable ...") say little to a caller: one of ours.
+  const redis = <T>(call: Promise<T>): Promise<T> =>
+    call.catch((error: unknown) => {
+      throw new Error('revocation.store: Redis did not answer; nothing was changed or read', { cause: error });
+    });
   return {
     revoke: async (entry, options = {}) => {
       const checked = checkRevocationEntry(entry);
       const ttl = checkRevocationTtl(options.ttlSeconds);
-      const made = await store().revoke(checked, ttl);
+      const made = await redis(store().revoke(checked, ttl));
       store().apply(checked, Date.parse(made.expiresAt));
       return made;
     },
     unrevoke: async (entry) => {
       const checked = checkRevocationEntry(entry);
-      const removed = await store().unrevoke(checked);
+      const removed = await redis(store().unrevoke(checked));
       store().apply(checked, null);
       return removed;
     },
-    revocations: async () => store().list(),
+    revocations: async () => redis(store().list()),
   };
 }
 
