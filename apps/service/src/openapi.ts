@@ -1,6 +1,6 @@
 import type { AuthMiddleware } from '@authlayer/express';
 import { openApiSecurity } from '@authlayer/express';
-import type { AccessValue } from '@authlayer/core';
+import { AUTH_MODES, type AccessValue } from '@authlayer/core';
 import { OpenApiBuilder, type OpenAPIObject, type ResponseObject } from 'openapi3-ts/oas31';
 
 const errorResponse = (description: string): ResponseObject => ({
@@ -36,7 +36,8 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
       type: 'object',
       required: ['method', 'userId', 'email', 'name', 'roles', 'permissions', 'scopes', 'tenantId'],
       properties: {
-        method: { type: 'string', enum: ['api_key', 'jwt', 'oauth2', 'none'] },
+        // Every mode the config knows, and `none` for the no-auth fallback.
+        method: { type: 'string', enum: [...AUTH_MODES, 'none'] },
         userId: { type: ['string', 'null'] },
         email: { type: ['string', 'null'] },
         name: { type: ['string', 'null'] },
