@@ -13,6 +13,7 @@ export const ENV = {
   jwksUrl: 'BENCH_JWKS_URL',
   introspectionUrl: 'BENCH_INTROSPECTION_URL',
   introspectionSecret: 'BENCH_INTROSPECTION_SECRET',
+  redisUrl: 'BENCH_REDIS_URL',
 };
 
 const both = ['one', 'pool'];
@@ -42,13 +43,29 @@ export function accessTable50() {
 /** The middleware a contender mounts: `auth`, or `auth.access` when it carries the 50-entry table. */
 const mounted = (auth, access) => (access ? auth.access : auth);
 
-/** `variant`: `access` (the 50-entry table through `auth.access`) or `jose` (the fast path taken out). */
+const VARIANT_SUFFIX = { access: '-access50', jose: '-jose', revocation: '-revocation' };
+const VARIANT_FAMILY = {
+  access: 'authlayer, access table',
+  jose: 'authlayer, jose only',
+  revocation: 'authlayer, revocation list',
+};
+const VARIANT_LABEL = {
+  access: ', auth.access with 50 entries',
+  jose: ', fast path taken out (jose jwtVerify behind the same cache)',
+  revocation: ', revocation.store with an empty list',
+};
+
+/**
+ * `variant`: `access` (the 50-entry table through `auth.access`), `jose` (the fast path taken
+ * out) or `revocation` (`revocation.store` on the bench's Redis, the list empty).
+ */
 const authlayerJwt = (alg, source, variant = null) => ({
-  id: `authlayer-jwt-${alg.toLowerCase()}-${source}${variant === 'access' ? '-access50' : variant === 'jose' ? '-jose' : ''}`,
-  family: variant === 'access' ? 'authlayer, access table' : variant === 'jose' ? 'authlayer, jose only' : 'authlayer',
-  label: `authlayer JWT, ${source === 'jwks' ? 'loopback JWKS' : alg === 'HS256' ? 'secret via public_key_env' : 'PEM via public_key_env'}${variant === 'access' ? ', auth.access with 50 entries' : variant === 'jose' ? ', fast path taken out (jose jwtVerify behind the same cache)' : ''}`,
+  id: `authlayer-jwt-${alg.toLowerCase()}-${source}${variant === null ? '' : VARIANT_SUFFIX[variant]}`,
+  family: variant === null ? 'authlayer' : VARIANT_FAMILY[variant],
+  needsRedis: variant === 'revocation',
+  label: `authlayer JWT, ${source === 'jwks' ? 'loopback JWKS' : alg === 'HS256' ? 'secret via public_key_env' : 'PEM via public_key_env'}${variant === null ? '' : VARIANT_LABEL[variant]}`,
   alg,
-  workloads: variant === 'access' ? ['one'] : variant === 'jose' ? ['pool'] : both,
+  workloads: variant === 'access' || variant === 'revocation' ? ['one'] : variant === 'jose' ? ['pool'] : both,
   needsAuthlayerJwt: true,
   async build(env) {
     const { createAuthMiddleware } = await import('@authlayer/express');
@@ -58,7 +75,11 @@ const authlayerJwt = (alg, source, variant = null) => ({
     const jwt = { issuer: ISSUER, audience: AUDIENCE, algorithms: [alg] };
     if (source === 'jwks') jwt.jwks_url = env[ENV.jwksUrl];
     else jwt.public_key_env = ENV[alg];
-    const config = { auth: { mode: 'jwt', jwt }, ...(access ? { access: accessTable50() } : {}) };
+    const config = {
+      auth: { mode: 'jwt', jwt },
+      ...(access ? { access: accessTable50() } : {}),
+      ...(variant === 'revocation' ? { revocation: { store: env[ENV.redisUrl] } } : {}),
+    };
     const auth = await createAuthMiddleware(config, { env, importModule });
     // Never measure the no-auth fallback by mistake.
     if (auth.method !== 'jwt') throw new Error(`authlayer JWT middleware is "${auth.method}", not jwt`);
@@ -306,10 +327,12 @@ const API_KEY_LABELS = {
 function authlayerApiKey(keys, feature = null) {
   const suffix = { one: '', many: '-10k', checksummed: '-checksummed', limits: '-limits' }[keys];
   const access = feature === 'access';
+  const revocation = feature === 'revocation';
   return {
-    id: `authlayer-api-key${suffix}${access ? '-access50' : ''}`,
-    family: access ? 'authlayer, access table' : 'authlayer',
-    label: `${API_KEY_LABELS[keys]}${access ? ', auth.access with 50 entries' : ''}`,
+    id: `authlayer-api-key${suffix}${access ? '-access50' : ''}${revocation ? '-revocation' : ''}`,
+    family: access ? 'authlayer, access table' : revocation ? 'authlayer, revocation list' : 'authlayer',
+    label: `${API_KEY_LABELS[keys]}${access ? ', auth.access with 50 entries' : ''}${revocation ? ', revocation.store with an empty list' : ''}`,
+    needsRedis: revocation,
     alg: null,
     header: 'x-api-key',
     apiKeys: keys,
@@ -345,6 +368,7 @@ function authlayerApiKey(keys, feature = null) {
         };
       }
       if (access) config = { ...config, access: accessTable50() };
+      if (revocation) config = { ...config, revocation: { store: env[ENV.redisUrl] } };
       const auth = await createAuthMiddleware(config, { env: keyEnv, importModule: importModeFromBench });
       if (auth.method !== 'api_key') throw new Error(`authlayer API key middleware is "${auth.method}", not api_key`);
       return mounted(auth, access);
@@ -368,12 +392,14 @@ export const CONTENDERS = [
   },
   authlayerApiKey('one'),
   authlayerApiKey('one', 'access'),
+  authlayerApiKey('one', 'revocation'),
   authlayerApiKey('many'),
   authlayerApiKey('many', 'access'),
   authlayerApiKey('checksummed'),
   authlayerApiKey('limits'),
   authlayerJwt('RS256', 'pem'),
   authlayerJwt('RS256', 'pem', 'access'),
+  authlayerJwt('RS256', 'pem', 'revocation'),
   authlayerJwt('RS256', 'pem', 'jose'),
   authlayerJwt('ES256', 'pem', 'jose'),
   authlayerJwt('HS256', 'secret', 'jose'),
@@ -402,6 +428,6 @@ export const CONTENDERS = [
   webCryptoLimit('HS256'),
   physicalLimitAsync('RS256'),
   limitInAuthlayerMiddleware('RS256'),
-].map((c) => ({ header: 'authorization', needsAuthlayerJwt: false, ...c }));
+].map((c) => ({ header: 'authorization', needsAuthlayerJwt: false, needsRedis: false, ...c }));
 
 export const contenderById = (id) => CONTENDERS.find((c) => c.id === id);

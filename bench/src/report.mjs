@@ -194,6 +194,12 @@ const FEATURES = [
   ['auth.access, 50 entries (JWT RS256 cache hit)', 'authlayer-jwt-rs256-pem-access50', 'authlayer-jwt-rs256-pem'],
   ['format: checksummed', 'authlayer-api-key-checksummed', 'authlayer-api-key'],
   ['a client with its own requests_per_minute (memory)', 'authlayer-api-key-limits', 'authlayer-api-key'],
+  ['revocation.store, empty list (API key)', 'authlayer-api-key-revocation', 'authlayer-api-key'],
+  [
+    'revocation.store, empty list (JWT RS256 cache hit)',
+    'authlayer-jwt-rs256-pem-revocation',
+    'authlayer-jwt-rs256-pem',
+  ],
 ];
 const FEATURE_BUDGET = 0.02;
 

@@ -1,7 +1,7 @@
 // The HTTP benchmark: every contender's server on one core, autocannon on the other, contenders
 // interleaved within each round, rounds repeated; then the verification micro-benchmark. Writes
 // bench/results/latest.md (and .json), copies the table into bench/README.md, prints it.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { cpus, loadavg, release } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,6 +16,7 @@ import { createMeasurer } from './measure.mjs';
 import { readOptions } from './options.mjs';
 import { QUIET_LOAD, summarize, renderMarkdown, replaceReadmeSection } from './report.mjs';
 import { schedule } from './schedule.mjs';
+import { startRedis } from '@authlayer/testkit';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -38,8 +39,14 @@ const loadCpu = pin.ok ? options.loadCpu : null;
 const jwtAvailable = await authlayerJwtAvailable();
 if (!jwtAvailable) console.log(SKIPPED_LINE);
 
+// The revocation contenders need a redis-server (Debian's, as the tests use): without one on the
+// PATH they are skipped with a line, as the jwt ones are without the package.
+const redisAvailable = spawnSync('redis-server', ['--version']).status === 0;
+if (!redisAvailable) console.log('authlayer revocation contenders skipped: no redis-server on the PATH');
+
 const filter = (c) =>
   (jwtAvailable || !c.needsAuthlayerJwt) &&
+  (redisAvailable || !c.needsRedis) &&
   (c.id === 'bare' || options.only === null || options.only.some((part) => c.id.includes(part)));
 const contenders = CONTENDERS.filter(filter);
 const workloads = options.workloads.filter((w) => w === 'one' || w === 'pool');
@@ -49,6 +56,7 @@ const jwks = await startJwksServer(publicJwks(material.keys));
 // In this (unpinned) process: the provider's work competes with the load generator, as a real
 // provider on the same machine would; the OAuth2 figures are read with that in mind.
 const introspection = await startIntrospectionServer(material.tokens.OPAQUE);
+const redis = contenders.some((c) => c.needsRedis) ? await startRedis() : null;
 const serverEnv = {
   ...process.env,
   [ENV.RS256]: material.keys.RS256.publicPem,
@@ -60,6 +68,7 @@ const serverEnv = {
   [ENV.jwksUrl]: jwks.url,
   [ENV.introspectionUrl]: introspection.url,
   [ENV.introspectionSecret]: INTROSPECTION_CLIENT.secret,
+  ...(redis === null ? {} : { [ENV.redisUrl]: redis.url }),
 };
 
 const loader = spawnNode(join(HERE, 'load.mjs'), { cpu: loadCpu, env: process.env });
@@ -117,6 +126,7 @@ await stopChild(loader);
 const jwksHits = jwks.hits();
 await jwks.close();
 await introspection.close();
+await redis?.stop();
 
 let micro = null;
 if (options.verify) {
