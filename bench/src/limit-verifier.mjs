@@ -93,12 +93,8 @@ const WEBCRYPTO = {
   HS256: { import: { name: 'HMAC', hash: 'SHA-256' }, verify: { name: 'HMAC' } },
 };
 
-/**
- * {@link verifyLimit} with the signature checked by WebCrypto (`crypto.subtle.verify`, the key
- * imported once), as jose does: resolves the payload, or null. ES256 signatures are already
- * R || S, the form WebCrypto takes.
- */
-export async function verifyLimitWebCrypto(alg, material, expected) {
+/** The WebCrypto signature check alone: `(signingInput, signature) => Promise<boolean>`. */
+export async function webCryptoSignatureChecker(alg, material) {
   const { subtle } = globalThis.crypto;
   const params = WEBCRYPTO[alg];
   const key =
@@ -111,12 +107,22 @@ export async function verifyLimitWebCrypto(alg, material, expected) {
           false,
           ['verify'],
         );
+  return (signingInput, signature) => subtle.verify(params.verify, key, signature, signingInput);
+}
+
+/**
+ * {@link verifyLimit} with the signature checked by WebCrypto (`crypto.subtle.verify`, the key
+ * imported once), as jose does: resolves the payload, or null. ES256 signatures are already
+ * R || S, the form WebCrypto takes.
+ */
+export async function verifyLimitWebCrypto(alg, material, expected) {
+  const check = await webCryptoSignatureChecker(alg, material);
   return async (token) => {
     try {
       const at = split(token, alg);
       if (at === null) return null;
       const signature = Buffer.from(token.slice(at.last + 1), 'base64url');
-      const valid = await subtle.verify(params.verify, key, signature, Buffer.from(token.slice(0, at.last)));
+      const valid = await check(Buffer.from(token.slice(0, at.last)), signature);
       return valid ? acceptedPayload(token, at, expected) : null;
     } catch {
       return null;

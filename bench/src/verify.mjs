@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { importSPKI, jwtVerify } from 'jose';
 import jsonwebtoken from 'jsonwebtoken';
 import { SKIPPED_LINE, authlayerJwtAvailable, importAuthlayerJwt } from './authlayer-jwt.mjs';
-import { signatureChecker } from './limit-verifier.mjs';
+import { signatureChecker, webCryptoSignatureChecker } from './limit-verifier.mjs';
 import { ALGORITHMS, AUDIENCE, ISSUER, loadMaterial } from './material.mjs';
 import { readOptions } from './options.mjs';
 
@@ -84,6 +84,7 @@ for (const alg of ALGORITHMS) {
   const keyObject = hmac ? createSecretKey(Buffer.from(secret, 'utf8')) : createPublicKey(pem);
   const cryptoKey = hmac ? new TextEncoder().encode(secret) : await importSPKI(pem, alg);
   const check = signatureChecker(alg, hmac ? secret : pem);
+  const webCryptoCheck = await webCryptoSignatureChecker(alg, hmac ? secret : pem);
   const contenders = [
     [
       'node:crypto, KeyObject parsed once: signature only (physical limit)',
@@ -92,6 +93,16 @@ for (const alg of ALGORITHMS) {
         const dot = t.lastIndexOf('.');
         if (!check(t.slice(0, dot), Buffer.from(t.slice(dot + 1), 'base64url')))
           throw new Error('limit refused a valid token');
+      },
+    ],
+    [
+      "WebCrypto crypto.subtle.verify, key imported once: signature only (jose's primitive)",
+      async (i) => {
+        const t = token(i);
+        const dot = t.lastIndexOf('.');
+        const signature = Buffer.from(t.slice(dot + 1), 'base64url');
+        if (!(await webCryptoCheck(Buffer.from(t.slice(0, dot)), signature)))
+          throw new Error('WebCrypto refused a valid token');
       },
     ],
     ['jose 6 jwtVerify, KeyObject', (i) => jwtVerify(token(i), keyObject, claims)],
