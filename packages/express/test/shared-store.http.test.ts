@@ -31,6 +31,7 @@ describe('auth.oauth2.cache_store redis:// (introspection answers shared by repl
           mode: 'oauth2',
           oauth2: { introspection_url: provider.url, client_id: provider.clientId, cache_store: redis.url },
         },
+        revocation: { store: redis.url },
       },
       { env: { OAUTH2_CLIENT_SECRET: provider.clientSecret }, logger },
     );
@@ -65,6 +66,23 @@ describe('auth.oauth2.cache_store redis:// (introspection answers shared by repl
     expect(provider.requests).toBe(before + 3);
   });
 
+  it('the revocation list refuses an OAuth2 token by jti or sub on every replica, answers from the caches included', async () => {
+    const token = provider.issueToken({ sub: 'ada', jti: 'o-1' });
+    expect(await askEach(token)).toEqual([200, 200, 200, 200]);
+    const refusedBy = async (replica: Replica) => {
+      for (let i = 0; i < 1000; i += 1) {
+        const { status } = await request(replica.app).get('/me').set('Authorization', `Bearer ${token}`);
+        if (status === 401) return true;
+      }
+      return false;
+    };
+    for (const entry of ['jti:o-1', 'sub:ada']) {
+      await replicas[0]!.auth.revoke(entry);
+      expect(await refusedBy(replicas[1]!)).toBe(true);
+      await replicas[1]!.auth.unrevoke(entry);
+    }
+  });
+
   it('Redis down: each replica introspects on its own, no request fails, one warning each; back: shared again', async () => {
     await redis.kill();
     const before = provider.requests;
@@ -72,7 +90,7 @@ describe('auth.oauth2.cache_store redis:// (introspection answers shared by repl
     expect(provider.requests).toBe(before + 2);
     for (const { logger } of replicas) {
       await logger.waitFor(/cache_store: Redis is unreachable/);
-      expect(logger.text.filter((line) => line.includes('unreachable'))).toEqual([
+      expect(logger.text.filter((line) => line.includes('cache_store: Redis is unreachable'))).toEqual([
         'warn: auth.oauth2.cache_store: Redis is unreachable; each process keeps its own cache until it is back',
       ]);
     }
