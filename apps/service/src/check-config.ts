@@ -29,6 +29,8 @@ export interface CheckReport {
   readonly resource: unknown;
   /** The top-level `revocation` (`null`: no list), its store's user and password hidden. */
   readonly revocation: unknown;
+  /** The top-level `tls` (file paths, the client certificate header), or `null`. */
+  readonly tls: unknown;
 }
 
 /**
@@ -48,7 +50,7 @@ export async function checkConfig(
   const { auth } = await createApp(config, options);
   await auth.close();
   const { keyMaterial, details } = describeHandlers(config, auth.describe());
-  const { roles, rateLimit, metrics, access, accessPolicy, forwardAuth, resource, revocation, modes, ...rest } = config;
+  const { roles, rateLimit, metrics, access, accessPolicy, forwardAuth, resource, revocation, tls, modes, ...rest } = config;
   const resolved = redactUrls(toSnakeCase(rest)) as { mode: unknown };
   resolved.mode = modes.length > 1 ? modes : config.mode;
   const limits =
@@ -76,6 +78,7 @@ export async function checkConfig(
     forward_auth: { enabled: forwardAuth.enabled, identity_headers: forwardAuth.identityHeaders },
     resource,
     revocation: revocation === null ? null : { store: redactUrl(revocation.store) },
+    tls: toSnakeCase(tls),
   };
 }
 

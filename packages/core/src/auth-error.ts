@@ -13,7 +13,9 @@ export type AuthFailure =
   | 'key_unavailable'
   | 'claim_invalid'
   | 'token_type_mismatch'
-  | 'token_revoked';
+  | 'token_revoked'
+  | 'dpop_invalid'
+  | 'certificate_mismatch';
 
 /**
  * One fixed sentence per reason. It never holds a token, a key, a claim value or a library's
@@ -35,6 +37,8 @@ export const AUTH_FAILURE_DESCRIPTION: Readonly<Record<AuthFailure, string>> = O
   claim_invalid: 'a required claim is missing',
   token_type_mismatch: 'the token type is not accepted',
   token_revoked: 'the token has been revoked',
+  dpop_invalid: 'the DPoP proof or the token binding is not valid',
+  certificate_mismatch: 'the token is not bound to the client certificate',
 });
 
 /**
@@ -58,6 +62,8 @@ export const AUTH_FAILURE_CAUSE: Readonly<Record<AuthFailure, 'client' | 'absent
   claim_invalid: 'client',
   token_type_mismatch: 'client',
   token_revoked: 'client',
+  dpop_invalid: 'client',
+  certificate_mismatch: 'client',
 });
 
 /**

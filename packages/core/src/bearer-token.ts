@@ -17,13 +17,21 @@ const MALFORMED: BearerToken = Object.freeze({ kind: 'malformed' });
  * non-empty `Authorization` headers (whatever their schemes), is `malformed`: none is guessed.
  */
 export function readBearerToken(request: AuthRequest): BearerToken {
+  return readSchemeToken(request, 'bearer');
+}
+
+/**
+ * {@link readBearerToken} for another scheme whose credentials are a token68 (RFC 9449 §7.1:
+ * `Authorization: DPoP <token>`); `scheme` in lower case.
+ */
+export function readSchemeToken(request: AuthRequest, scheme: string): BearerToken {
   const value = soleHeaderValue(request, 'authorization');
   if (value === '') return ABSENT;
   if (value === null) return MALFORMED;
-  const scheme = value.split(/[ \t]/, 1)[0] as string;
-  if (scheme.toLowerCase() !== 'bearer') return ABSENT;
+  const sent = value.split(/[ \t]/, 1)[0] as string;
+  if (sent.toLowerCase() !== scheme) return ABSENT;
   // RFC 7235 §2.1: `credentials = auth-scheme [ 1*SP token68 ]`; a tab is no separator.
-  const rest = value.slice(scheme.length);
+  const rest = value.slice(sent.length);
   const token = rest.startsWith(' ') ? rest.trim() : '';
   return B64TOKEN.test(token) ? { kind: 'token', token } : MALFORMED;
 }

@@ -29,6 +29,23 @@ export function bearerError(reason: AuthFailure): AuthError {
 }
 
 /**
+ * The RFC 9449 §7.1 `DPoP` challenge: `DPoP realm="authlayer", algs="ES256 RS256"`, and for a
+ * refusal an error: `invalid_dpop_proof` when the proof itself was at fault (`proofAtFault`),
+ * else `invalid_token`, with the reason's fixed description. No error for `credentials_missing`.
+ * `algorithms` must be JWS algorithm names (ASCII, no `"`).
+ *
+ * @example
+ * dpopChallenge(['ES256'], 'dpop_invalid', true);
+ * // 'DPoP realm="authlayer", algs="ES256", error="invalid_dpop_proof", error_description="the DPoP proof or the token binding is not valid"'
+ */
+export function dpopChallenge(algorithms: readonly string[], reason: AuthFailure, proofAtFault = false): string {
+  const base = `DPoP realm="${REALM}", algs="${algorithms.join(' ')}"`;
+  if (reason === 'credentials_missing') return base;
+  const error = proofAtFault ? 'invalid_dpop_proof' : 'invalid_token';
+  return `${base}, error="${error}", error_description="${AUTH_FAILURE_DESCRIPTION[reason]}"`;
+}
+
+/**
  * The challenge of API key mode: `ApiKey realm="authlayer", header="X-API-Key"`, followed by
  * the Bearer challenge when the key is also accepted as a Bearer token.
  */

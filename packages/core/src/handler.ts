@@ -1,5 +1,5 @@
 import type { AuthContext, AuthMethod } from './auth-context.js';
-import type { AuthConfig } from './config/auth-config.js';
+import type { AuthConfig, SenderConstraintConfig } from './config/auth-config.js';
 
 /** The part of an HTTP request a handler may read: its headers, never its body. */
 export interface AuthRequest {
@@ -11,6 +11,32 @@ export interface AuthRequest {
    * `headerValues`), so a repeated header is seen and never guessed.
    */
   readonly rawHeaders?: readonly string[];
+  /**
+   * Optional, for sender-constrained tokens (DPoP's `htm` and `htu`, RFC 9449 §4.3; the client
+   * certificate, RFC 8705 §3). Express's `Request` has every one of them, so the middleware hands
+   * its request on as it is. The method, upper case as sent (`GET`).
+   */
+  readonly method?: string;
+  /** The request target as received, path and query (Express's `originalUrl`; else Node's `url`). */
+  readonly originalUrl?: string;
+  readonly url?: string;
+  /** `http` or `https` (Express's `req.protocol`: the app's `trust proxy` setting decides whether `X-Forwarded-Proto` counts). */
+  readonly protocol?: string;
+  /** `host[:port]` the client addressed (Express 5's `req.host`, which honours `trust proxy` as `protocol` does). */
+  readonly host?: string;
+  /** The connection: a TLS socket gives the client certificate it verified. */
+  readonly socket?: PeerSocket;
+}
+
+/** The part of a (TLS) socket that tells the client certificate (Node's `TLSSocket`). */
+export interface PeerSocket {
+  readonly remoteAddress?: string;
+  /** `true` on a TLS socket. */
+  readonly encrypted?: boolean;
+  /** `true` when the TLS layer verified the client certificate against the configured CAs. */
+  readonly authorized?: boolean;
+  /** Node's `TLSSocket.getPeerCertificate`: `{}` (no `raw`) when the client sent none. */
+  getPeerCertificate?(detailed: false): { readonly raw?: Uint8Array } | null | undefined;
 }
 
 /** Where handlers write what operators must see. Never given a secret. */
@@ -73,7 +99,8 @@ export type SecuritySchemePart =
   | {
       readonly name: string;
       readonly type: 'http';
-      readonly scheme: 'bearer';
+      /** `bearer` (RFC 6750) or `dpop` (RFC 9449 §7.1). */
+      readonly scheme: 'bearer' | 'dpop';
       /** `JWT`; `null` when the tokens have no fixed format; absent when the part says nothing of it. */
       readonly bearerFormat?: string | null;
       readonly description: string;
@@ -121,6 +148,11 @@ export interface AuthHandler {
   securitySchemes?(): readonly SecuritySchemePart[];
   /** Optional: the issuers whose tokens it accepts (RFC 9728 `authorization_servers`). Default: none. */
   authorizationServers?(): readonly string[];
+  /**
+   * Optional: how its tokens are bound to their sender (DPoP, client certificates), for RFC 9728's
+   * `dpop_*` and `tls_client_certificate_bound_access_tokens`. Default: not at all.
+   */
+  senderConstraint?(): SenderConstraintConfig;
   /**
    * Optional: the limits of the client behind a context this handler made (API key clients'
    * `requests_per_minute` and `quota`), counted on `rate_limit`'s store. `undefined`: the common
@@ -188,6 +220,24 @@ export interface HandlerDeps {
    * and closes what it opened with `auth.close()`.
    */
   readonly connectStore?: (url: string, path: string) => Promise<SharedStore>;
+  /**
+   * Where one-time values (DPoP proofs' `jti`) are remembered; default: each handler's own memory.
+   * Give one shared by every replica so that a proof replayed to another one is refused too.
+   */
+  readonly replayCache?: ReplayCache;
+}
+
+/**
+ * Remembers one-time values for a while (RFC 9449 §11.1: a DPoP proof's `jti` for as long as its
+ * `iat` is accepted). Keys are digests, never a client's own text.
+ */
+export interface ReplayCache {
+  /**
+   * Records `key` for `ttlMs` and answers `true` when it was not already recorded (and unexpired):
+   * the first use. `false` is a replay. Atomic: of two concurrent calls with one key, one wins.
+   * Rejects or throws when it cannot tell (the request is then refused: fail closed).
+   */
+  firstSeen(key: string, ttlMs: number): boolean | Promise<boolean>;
 }
 
 /**

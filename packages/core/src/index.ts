@@ -8,6 +8,7 @@ export {
   bearerChallenge,
   bearerError,
   combineChallenges,
+  dpopChallenge,
   insufficientScopeChallenge,
 } from './challenge.js';
 export { ForbiddenError, describeForbidden, isForbiddenError, isRequirableName } from './forbidden-error.js';
@@ -27,7 +28,9 @@ export type {
   HandlerReadiness,
   KeyState,
   Logger,
+  PeerSocket,
   Recognition,
+  ReplayCache,
   RevocationCheck,
   SecuritySchemePart,
   SharedStore,
@@ -46,12 +49,15 @@ export type {
   ApiKeysConfig,
   ApiKeyQuota,
   ClaimsConfig,
+  ConstraintMode,
   JwtConfig,
   JwtProviderConfig,
   OAuth2Config,
   RateLimitConfig,
   ResourceConfig,
   RevocationConfig,
+  SenderConstraintConfig,
+  TlsConfig,
   ForwardAuthConfig,
   IdentityField,
   RoleConfig,
@@ -75,13 +81,14 @@ export type { RawConfigInput } from './config/config-schema.js';
 export {
   AUTH_MODES,
   DEFAULTS,
+  DPOP_ALGORITHMS,
   EC_ALGORITHMS,
   HMAC_ALGORITHMS,
   JWT_ALGORITHMS,
   OAUTH2_AUTH_METHODS,
   RSA_ALGORITHMS,
 } from './config/defaults.js';
-export type { AuthMode, JwtAlgorithm, OAuth2AuthMethod } from './config/defaults.js';
+export type { AuthMode, DpopAlgorithm, JwtAlgorithm, OAuth2AuthMethod } from './config/defaults.js';
 export { apiKeyVariable } from './config/sections/api-keys.js';
 export { loadConfig, parseYaml } from './config/load-config-file.js';
 export {

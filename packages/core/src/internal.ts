@@ -11,3 +11,4 @@ export { splitChallenges } from './challenge.js';
 export { readClaim } from './claims-mapper.js';
 export { resourceMetadataUrl } from './config/sections/resource.js';
 export { withResourceMetadata } from './challenge.js';
+export { readSchemeToken } from './bearer-token.js';

@@ -23,6 +23,8 @@ const REASONS: AuthFailure[] = [
   'claim_invalid',
   'token_type_mismatch',
   'token_revoked',
+  'dpop_invalid',
+  'certificate_mismatch',
 ];
 
 describe('AUTH_FAILURE_DESCRIPTION', () => {

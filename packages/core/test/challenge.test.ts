@@ -16,6 +16,8 @@ const INVALID: [AuthFailure, string][] = [
   ['claim_invalid', 'a required claim is missing'],
   ['token_type_mismatch', 'the token type is not accepted'],
   ['token_revoked', 'the token has been revoked'],
+  ['dpop_invalid', 'the DPoP proof or the token binding is not valid'],
+  ['certificate_mismatch', 'the token is not bound to the client certificate'],
 ];
 
 describe('bearerChallenge', () => {

@@ -12,6 +12,7 @@ describe('@authlayer/core/internal', () => {
       'fetchJsonObject',
       'isPromiseLike',
       'readClaim',
+      'readSchemeToken',
       'resourceMetadataUrl',
       'splitChallenges',
       'withResourceMetadata',

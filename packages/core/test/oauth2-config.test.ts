@@ -38,6 +38,9 @@ describe('parseAuthConfig: auth.oauth2', () => {
         scopes: 'scope',
         tenantId: null,
       },
+      dpop: 'off',
+      dpopAlgorithms: ['ES256', 'RS256', 'PS256', 'EdDSA', 'Ed25519'],
+      certificateBound: 'off',
     });
   });
 

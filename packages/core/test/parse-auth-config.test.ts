@@ -39,6 +39,9 @@ const DEFAULT_JWT = {
   tokenType: null,
   cookie: null,
   providers: [],
+  dpop: 'off',
+  dpopAlgorithms: ['ES256', 'RS256', 'PS256', 'EdDSA', 'Ed25519'],
+  certificateBound: 'off',
 };
 const DEFAULT_OAUTH2 = {
   introspectionUrl: null,
@@ -52,6 +55,9 @@ const DEFAULT_OAUTH2 = {
   timeoutMs: 5000,
   cacheStore: null,
   claims: DEFAULT_CLAIMS,
+  dpop: 'off',
+  dpopAlgorithms: ['ES256', 'RS256', 'PS256', 'EdDSA', 'Ed25519'],
+  certificateBound: 'off',
 };
 
 /** Runs the parser and returns the ConfigError it must throw. */
@@ -94,6 +100,7 @@ describe('parseAuthConfig: defaults', () => {
       },
       resource: null,
       revocation: null,
+      tls: null,
     });
   });
 
@@ -121,6 +128,7 @@ describe('parseAuthConfig: defaults', () => {
       },
       resource: null,
       revocation: null,
+      tls: null,
     });
   });
 
@@ -173,6 +181,7 @@ describe('parseAuthConfig: defaults', () => {
       },
       resource: null,
       revocation: null,
+      tls: null,
       apiKeys: {
         envVar: 'K',
         prefix: 'prod',
@@ -199,6 +208,9 @@ describe('parseAuthConfig: defaults', () => {
         tokenType: null,
         cookie: null,
         providers: [],
+        dpop: 'off',
+        dpopAlgorithms: ['ES256', 'RS256', 'PS256', 'EdDSA', 'Ed25519'],
+        certificateBound: 'off',
       },
       oauth2: DEFAULT_OAUTH2,
       roles: [
@@ -679,6 +691,7 @@ describe('parseAuthConfig: the result', () => {
       'forwardAuth',
       'resource',
       'revocation',
+      'tls',
     ]);
     expect(JSON.parse(JSON.stringify(config))).toEqual(config);
   });

@@ -7,6 +7,8 @@ import {
   RECOGNITIONS,
   type AuthConfig,
   type AuthContext,
+  type ConstraintMode,
+  type SenderConstraintConfig,
   type MaybePromise,
   type AuthHandler,
   type AuthRequest,
@@ -89,6 +91,7 @@ export async function combineHandlers(
     summary: () => handlers.map((handler) => `${handler.method}: ${summaryOf(handler)}`).join('; '),
     securitySchemes: () => handlers.flatMap((handler) => handler.securitySchemes?.() ?? []),
     authorizationServers: () => [...new Set(handlers.flatMap((handler) => handler.authorizationServers?.() ?? []))],
+    senderConstraint: () => combineConstraints(handlers.map((handler) => handler.senderConstraint?.())),
     // The client's limits are said by the mode that made its context.
     limitsOf: (context: AuthContext) =>
       handlers.find((handler) => handler.method === context.method)?.limitsOf?.(context),
@@ -136,6 +139,24 @@ export function createHandlerPicker(
 function recognitionOf(handler: AuthHandler, request: AuthRequest): Recognition | undefined {
   if (handler.recognize !== undefined) return handler.recognize(request);
   return headerValues(request, 'authorization').length > 0 ? 'unlikely' : undefined;
+}
+
+/**
+ * What several modes ask of a token's binding together: a binding is `required` only when every
+ * mode requires it (a mode that does not bind takes unbound tokens), on when any mode has it on;
+ * the DPoP algorithms of every mode that checks proofs.
+ */
+function combineConstraints(parts: readonly (SenderConstraintConfig | undefined)[]): SenderConstraintConfig {
+  const modeOf = (pick: (part: SenderConstraintConfig) => ConstraintMode): ConstraintMode => {
+    const modes = parts.map((part) => (part === undefined ? 'off' : pick(part)));
+    if (modes.every((mode) => mode === 'required')) return 'required';
+    return modes.some((mode) => mode !== 'off') ? 'allowed' : 'off';
+  };
+  return {
+    dpop: modeOf((part) => part.dpop),
+    dpopAlgorithms: [...new Set(parts.flatMap((part) => (part?.dpop === 'off' ? [] : (part?.dpopAlgorithms ?? []))))],
+    certificateBound: modeOf((part) => part.certificateBound),
+  };
 }
 
 function combineReadiness(states: readonly HandlerReadiness[]): HandlerReadiness {

@@ -310,7 +310,8 @@ async function restrictedHandlers(config: AuthConfig, loaded: LoadedMode): Promi
 
 /**
  * RFC 9728 §2: the resource, the issuers the modes accept tokens of, every scope the `access`
- * table names, and how a token is sent (an Authorization header only).
+ * table names, how a token is sent (an Authorization header only), and the DPoP algorithms and
+ * binding requirements the modes' `dpop` and `certificate_bound` imply.
  */
 function resourceMetadataOf(config: AuthConfig, handler: AuthHandler) {
   const { resource } = config;
@@ -320,6 +321,7 @@ function resourceMetadataOf(config: AuthConfig, handler: AuthHandler) {
     if (typeof value !== 'object') continue;
     for (const requirement of [value, ...value.any]) for (const scope of requirement.scopes) scopes.add(scope);
   }
+  const constraint = handler.senderConstraint?.();
   const document = {
     resource: resource.identifier,
     authorization_servers: handler.authorizationServers?.() ?? [],
@@ -327,6 +329,16 @@ function resourceMetadataOf(config: AuthConfig, handler: AuthHandler) {
     bearer_methods_supported: ['header'],
     ...(resource.name === null ? {} : { resource_name: resource.name }),
     ...(resource.documentation === null ? {} : { resource_documentation: resource.documentation }),
+    // RFC 9728 §2: how tokens must be bound to their sender, as the modes say.
+    ...(constraint === undefined || constraint.dpop === 'off'
+      ? {}
+      : {
+          dpop_signing_alg_values_supported: constraint.dpopAlgorithms,
+          dpop_bound_access_tokens_required: constraint.dpop === 'required',
+        }),
+    ...(constraint === undefined || constraint.certificateBound === 'off'
+      ? {}
+      : { tls_client_certificate_bound_access_tokens: true }),
   };
   return { url: resourceMetadataUrl(resource.identifier), document };
 }

@@ -14,7 +14,8 @@ export interface OpenApiSecurity {
  * (`AuthHandler.securitySchemes`): API key mode `APIKeyHeader` (apiKey in the configured header)
  * and, with `allow_bearer`, a part of `BearerAuth`; jwt and oauth2 a `BearerAuth` each. Parts of
  * one name are merged into one scheme, so one `BearerAuth` serves every mode that takes a Bearer
- * token (`bearerFormat: JWT` unless opaque tokens are taken too). Every scheme is an alternative
+ * token (`bearerFormat: JWT` unless opaque tokens are taken too), and `DPoPAuth` (`scheme: DPoP`,
+ * RFC 9449) for a mode whose `dpop` is on (alone when it is `required`). Every scheme is an alternative
  * (`security: [{APIKeyHeader: []}, {BearerAuth: []}]`). The no-auth fallback documents none.
  *
  * @param handler - the middleware's active handler (`auth.handler`), or any handler
@@ -37,5 +38,6 @@ function merge(parts: readonly SecuritySchemePart[]): SecuritySchemeObject {
   const formats = new Set(parts.flatMap((part) => ('bearerFormat' in part ? [part.bearerFormat] : [])));
   const [format] = formats;
   const bearerFormat = formats.size === 1 && typeof format === 'string' ? { bearerFormat: format } : {};
+  if (first.scheme === 'dpop') return { type: 'http', scheme: 'DPoP', description };
   return { type: 'http', scheme: 'bearer', ...bearerFormat, description };
 }

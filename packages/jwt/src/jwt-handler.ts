@@ -6,11 +6,13 @@ import {
   type AuthContext,
   type AuthHandler,
   type AuthRequest,
+  type BearerToken,
   type HandlerDeps,
   type MaybePromise,
   type SecuritySchemePart,
 } from '@authlayer/core';
 import { isPromiseLike } from '@authlayer/core/internal';
+import { createSenderConstraint, type PresentedAs } from '@authlayer/sender-constraint';
 import { describeProviders, readinessOf, summarizeProviders } from './handler-status.js';
 import type { JwksOptions } from './keys/remote-key-set.js';
 import { createProvider, type Provider, type Verified } from './provider.js';
@@ -84,16 +86,44 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   );
   const select = createProviderSelector(providers, several);
   const revoked = createRevocationCheck(deps);
+  const { jwt } = config;
+  const constraint = createSenderConstraint(
+    {
+      dpop: jwt.dpop,
+      dpopAlgorithms: jwt.dpopAlgorithms,
+      certificateBound: jwt.certificateBound,
+      leewaySeconds: jwt.leewaySeconds,
+      resourceIdentifier: config.resource?.identifier ?? null,
+      clientCertHeader: config.tls?.clientCertHeader ?? null,
+    },
+    { logger: deps.logger, now, ...(deps.replayCache === undefined ? {} : { replayCache: deps.replayCache }) },
+  );
 
-  // Synchronous for a cached token and a static key (see AuthHandler.authenticateNow).
+  // Synchronous for a cached token and a static key (see AuthHandler.authenticateNow), and without
+  // a DPoP proof to check.
   function authenticateNow(request: AuthRequest): MaybePromise<AuthContext> {
-    const bearer = readToken(request, config.jwt.cookie);
+    if (constraint === null) return authenticateToken(request, readToken(request, jwt.cookie), 'bearer');
+    const dpopToken = constraint.readDpopToken(request);
+    const presented: PresentedAs = dpopToken === undefined ? 'bearer' : 'dpop';
+    const rechallenge = (error: unknown): never => {
+      throw constraint.rechallenge(error, presented);
+    };
+    try {
+      const answer = authenticateToken(request, dpopToken ?? readToken(request, jwt.cookie), presented);
+      return isPromiseLike(answer) ? answer.then(undefined, rechallenge) : answer;
+    } catch (error) {
+      return rechallenge(error);
+    }
+  }
+
+  function authenticateToken(request: AuthRequest, bearer: BearerToken, presented: PresentedAs) {
     if (bearer.kind === 'absent') throw bearerError('credentials_missing');
     if (bearer.kind === 'malformed') throw bearerError('token_malformed');
     const { token } = bearer;
     const hit = cachedIn(providers, token, now());
     deps.observe?.tokenCache?.(hit === undefined ? 'miss' : 'hit');
-    if (hit !== undefined) return revoked(hit);
+    // A cached token still has its binding checked: the proof and the certificate are per request.
+    if (hit !== undefined) return finish(request, presented, token, hit);
     let provider: Provider;
     let verified: MaybePromise<Verified>;
     try {
@@ -103,18 +133,24 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
       // Anything unexpected (a bug, a library surprise) is still a 401, never a 500.
       throw translateJoseError(error);
     }
-    if (!isPromiseLike(verified)) return accept(provider, token, verified);
+    if (!isPromiseLike(verified)) return accept(request, presented, provider, token, verified);
     return verified.then(
-      (done) => accept(provider, token, done),
+      (done) => accept(request, presented, provider, token, done),
       (error: unknown) => {
         throw translateJoseError(error);
       },
     );
   }
 
-  /** A verified token: the revocation hook, then the cache may answer for it. */
-  function accept(provider: Provider, token: string, verified: Verified): MaybePromise<AuthContext> {
-    const context = revoked(verified);
+  /** A verified token: its binding, the revocation hook, then the cache may answer for it. */
+  function accept(
+    request: AuthRequest,
+    presented: PresentedAs,
+    provider: Provider,
+    token: string,
+    verified: Verified,
+  ): MaybePromise<AuthContext> {
+    const context = finish(request, presented, token, verified);
     if (isPromiseLike(context)) {
       return context.then((allowed) => {
         provider.remember(token, verified, now());
@@ -125,14 +161,22 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
     return context;
   }
 
+  /** The token's binding to this request (RFC 9449, RFC 8705), then the revocation hook. */
+  function finish(request: AuthRequest, presented: PresentedAs, token: string, verified: Verified) {
+    if (constraint === null) return revoked(verified);
+    const bound = constraint.check(request, presented, token, verified.claims.cnf);
+    return isPromiseLike(bound) ? bound.then(() => revoked(verified)) : revoked(verified);
+  }
+
   return Object.freeze({
     method: 'jwt' as const,
     ...fromAuthenticateNow(authenticateNow),
     describe: () => describeProviders(providers),
     readiness: () => readinessOf(providers),
-    recognize: createTokenRecognizer(config.jwt.cookie),
+    recognize: createTokenRecognizer(config.jwt.cookie, constraint?.readDpopToken),
     summary: () => summarizeProviders(providers, several),
-    securitySchemes: () => [JWT_SCHEME],
+    securitySchemes: () => constraint?.securitySchemes(JWT_SCHEME) ?? [JWT_SCHEME],
+    ...(constraint === null ? {} : { senderConstraint: () => constraint.config }),
     authorizationServers: () => configs.flatMap((jwt) => (jwt.issuer === null ? [] : [jwt.issuer])),
   });
 }

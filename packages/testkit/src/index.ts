@@ -21,7 +21,10 @@ export type {
   IntrospectionMode,
   OpaqueTokenProvider,
 } from './opaque-token-provider.js';
-export type { OidcClient, OidcProvider } from './oidc-provider.js';
+export type { OidcClient, OidcProvider, TokenBinding } from './oidc-provider.js';
+export { createDpopKey, signDpopProof } from './dpop-key.js';
+export type { DpopKey, DpopProofOptions } from './dpop-key.js';
+export { TEST_CERTIFICATE_HEADER } from './client-credentials.js';
 export { expectedContext } from './expected-context.js';
 export type { ContextJson } from './expected-context.js';
 export { openRawConnection } from './raw-connection.js';
@@ -31,3 +34,5 @@ export { startRedis } from './redis-server.js';
 export type { RedisServer, RedisServerOptions } from './redis-server.js';
 export { captureLogLines } from './capture-log-lines.js';
 export type { LogLineCapture } from './capture-log-lines.js';
+export { createTestCertificates } from './test-certificates.js';
+export type { CertificatePair, TestCertificates } from './test-certificates.js';

@@ -1,5 +1,6 @@
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import { obtainClientCredentialsToken } from './client-credentials.js';
+import { CERTIFICATE_BOUND_CLIENT, obtainClientCredentialsToken, TEST_MTLS_FEATURE } from './client-credentials.js';
+import type { DpopKey } from './dpop-key.js';
 import { startLoopbackServer } from './loopback-server.js';
 
 /** The resource (RFC 8707) the provider issues access tokens for; it becomes their `aud`. */
@@ -29,8 +30,20 @@ export interface OidcProvider {
    * Without `clientId`, the default client's (`scope: "invoke read"`, nested role `reporter`).
    */
   obtainToken(clientId?: string): Promise<string>;
+  /**
+   * A sender-constrained JWT access token of the default client's scopes and claims: bound to
+   * `dpop`'s key (`cnf.jkt`, RFC 9449) when given, to `certificate` (`cnf["x5t#S256"]`, RFC 8705;
+   * a PEM certificate) when given, or to both.
+   */
+  obtainBoundToken(binding: TokenBinding): Promise<string>;
   /** Stops listening and ends open connections, at the end of a test. */
   close(): Promise<void>;
+}
+
+/** What a sender-constrained token is bound to (see `obtainBoundToken`). */
+export interface TokenBinding {
+  readonly dpop?: DpopKey;
+  readonly certificate?: string;
 }
 
 /**
@@ -59,18 +72,23 @@ export async function startOidcProvider(
     jwks: { keys: [signingJwk] },
     clientDefaults: { id_token_signed_response_alg: alg },
     ttl: { ClientCredentials: 300 },
-    clients: [CLIENT, ...extraClients.map((client) => ({ client_id: client.id, client_secret: SECRET }))].map(
-      (client) => ({
-        ...client,
-        grant_types: ['client_credentials'],
-        redirect_uris: [],
-        response_types: [],
-        token_endpoint_auth_method: 'client_secret_post',
-      }),
-    ),
+    clients: [
+      CLIENT,
+      { client_id: CERTIFICATE_BOUND_CLIENT, client_secret: SECRET, tls_client_certificate_bound_access_tokens: true },
+      ...extraClients.map((client) => ({ client_id: client.id, client_secret: SECRET })),
+    ].map((client) => ({
+      ...client,
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+      token_endpoint_auth_method: 'client_secret_post',
+    })),
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      // DPoP-bound tokens when the token request carries a proof; certificate-bound ones for bound-job.
+      dPoP: { enabled: true },
+      mTLS: TEST_MTLS_FEATURE,
       resourceIndicators: {
         enabled: true,
         defaultResource: () => OIDC_RESOURCE,
@@ -113,6 +131,20 @@ export async function startOidcProvider(
         resource: OIDC_RESOURCE,
       });
     },
+    obtainBoundToken: (binding) => obtainBound(tokenEndpoint, binding),
     close: () => server.close(),
   };
+}
+
+/** A token of the default client's scope and claims, bound as `binding` says. */
+export async function obtainBound(tokenEndpoint: string, { dpop, certificate }: TokenBinding): Promise<string> {
+  return obtainClientCredentialsToken({
+    tokenEndpoint,
+    clientId: certificate === undefined ? CLIENT.client_id : CERTIFICATE_BOUND_CLIENT,
+    clientSecret: SECRET,
+    scope: 'invoke read',
+    resource: OIDC_RESOURCE,
+    ...(dpop === undefined ? {} : { dpopProof: await dpop.proof({ method: 'POST', url: tokenEndpoint }) }),
+    ...(certificate === undefined ? {} : { certificate }),
+  });
 }

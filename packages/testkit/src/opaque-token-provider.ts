@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { obtainClientCredentialsToken } from './client-credentials.js';
+import { CERTIFICATE_BOUND_CLIENT, obtainClientCredentialsToken, TEST_MTLS_FEATURE } from './client-credentials.js';
 import { startLoopbackServer } from './loopback-server.js';
-import { OIDC_RESOURCE } from './oidc-provider.js';
+import { obtainBound, OIDC_RESOURCE, type TokenBinding } from './oidc-provider.js';
 
 /**
  * How the provider answers at its introspection endpoint: `ok` as oidc-provider does; `fail`
@@ -28,6 +28,8 @@ export interface OpaqueTokenProvider {
   readonly introspections: number;
   /** An opaque access token for the resource (`scope: "invoke read"`, nested role `reporter`, tenant `acme`). */
   obtainToken(): Promise<string>;
+  /** An opaque token bound to a DPoP key and/or a certificate (see `OidcProvider.obtainBoundToken`); introspection names it in `cnf`. */
+  obtainBoundToken(binding: TokenBinding): Promise<string>;
   /** Revokes a token at the provider (RFC 7009), as the client that obtained it. */
   revoke(token: string): Promise<void>;
   /** Changes how the next introspection requests are answered. */
@@ -61,6 +63,12 @@ export async function startOpaqueTokenProvider(): Promise<OpaqueTokenProvider> {
   const provider = new Provider(server.origin, {
     clients: [
       { client_id: ISSUING, client_secret: SECRET, token_endpoint_auth_method: 'client_secret_post' },
+      {
+        client_id: CERTIFICATE_BOUND_CLIENT,
+        client_secret: SECRET,
+        token_endpoint_auth_method: 'client_secret_post',
+        tls_client_certificate_bound_access_tokens: true,
+      },
       { client_id: API_BASIC.id, client_secret: API_BASIC.secret, token_endpoint_auth_method: 'client_secret_basic' },
       { client_id: API_POST.id, client_secret: API_POST.secret, token_endpoint_auth_method: 'client_secret_post' },
     ].map((client) => ({ ...client, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] })),
@@ -68,6 +76,8 @@ export async function startOpaqueTokenProvider(): Promise<OpaqueTokenProvider> {
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      dPoP: { enabled: true },
+      mTLS: TEST_MTLS_FEATURE,
       introspection: { enabled: true, allowedPolicy: () => true },
       revocation: { enabled: true, allowedPolicy: () => true },
       resourceIndicators: {
@@ -119,6 +129,7 @@ export async function startOpaqueTokenProvider(): Promise<OpaqueTokenProvider> {
       );
       if (response.status !== 200) throw new Error(`the provider did not revoke the token (HTTP ${response.status})`);
     },
+    obtainBoundToken: (binding) => obtainBound(discovery.token_endpoint as string, binding),
     setMode: (next) => void (mode = next),
     close: () => server.close(),
   };

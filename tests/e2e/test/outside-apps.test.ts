@@ -63,7 +63,15 @@ beforeAll(async () => {
     'api-key': [tarballs['@authlayer/core']!, tarballs['@authlayer/express']!, tarballs['@authlayer/api-key']!],
     'jwt-missing': [tarballs['@authlayer/core']!, tarballs['@authlayer/express']!, tarballs['@authlayer/api-key']!],
     ...(WITH_JWT
-      ? { jwt: [tarballs['@authlayer/core']!, tarballs['@authlayer/express']!, tarballs['@authlayer/jwt']!] }
+      ? {
+          jwt: [
+            tarballs['@authlayer/core']!,
+            tarballs['@authlayer/express']!,
+            tarballs['@authlayer/jwt']!,
+            // A dependency of jwt, not yet on the registry: installed from its tarball too.
+            tarballs['@authlayer/sender-constraint']!,
+          ],
+        }
       : {}),
   };
   // One npm install per app, in parallel, sharing npm's cache.

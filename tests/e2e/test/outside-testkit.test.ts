@@ -27,7 +27,9 @@ beforeAll(async () => {
   const destination = join(work, 'tarballs');
   mkdirSync(destination);
   const tarballs = Object.fromEntries(packPublicPackages(destination).map((pkg) => [pkg.name, pkg.tarball]));
-  const names = ['core', 'express', 'jwt', 'oauth2', 'testkit'].map((name) => tarballs[`@authlayer/${name}`] as string);
+  const names = ['core', 'express', 'jwt', 'oauth2', 'sender-constraint', 'testkit'].map(
+    (name) => tarballs[`@authlayer/${name}`] as string,
+  );
   app = join(work, 'app');
   await createOutsideApp(app, [...names, 'supertest@^7'], 'auth:\n  mode: jwt\n');
   writeFileSync(join(app, 'jwt.test.mjs'), USER_TEST);

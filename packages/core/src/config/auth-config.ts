@@ -8,6 +8,7 @@ import type { RateLimitConfig } from './sections/operations.js';
 import type { ResourceConfig } from './sections/resource.js';
 import type { RevocationConfig } from './sections/revocation.js';
 import type { RoleConfig } from './sections/roles.js';
+import type { TlsConfig } from './sections/tls.js';
 
 export type { ApiKeyEntryConfig, ApiKeyQuota, ApiKeysConfig } from './sections/api-keys.js';
 export type { ClaimsConfig } from './sections/claims.js';
@@ -18,6 +19,8 @@ export type { RateLimitConfig } from './sections/operations.js';
 export type { ResourceConfig } from './sections/resource.js';
 export type { RevocationConfig } from './sections/revocation.js';
 export type { RoleConfig } from './sections/roles.js';
+export type { ConstraintMode, SenderConstraintConfig } from './sections/sender-constraint.js';
+export type { TlsConfig } from './sections/tls.js';
 
 /**
  * A checked config: the YAML's `auth` section and top-level `roles`, `rate_limit` and `metrics`, converted once to
@@ -48,4 +51,6 @@ export interface AuthConfig {
   readonly resource: ResourceConfig | null;
   /** Top-level `revocation`: the revocation list every replica enforces; `null` (default): none. */
   readonly revocation: RevocationConfig | null;
+  /** Top-level `tls`: HTTPS and client certificates of the reference service; `null` (default): none. */
+  readonly tls: TlsConfig | null;
 }

@@ -8,6 +8,7 @@ import { oauth2Issues, oauth2Schema, toOAuth2Config } from './sections/oauth2.js
 import { forwardAuthSchema } from './sections/forward-auth.js';
 import { resourceSchema } from './sections/resource.js';
 import { revocationSchema } from './sections/revocation.js';
+import { tlsIssues, tlsSchema, toTlsConfig } from './sections/tls.js';
 import { operationsFields } from './sections/operations.js';
 import { roleSchema, rolesIssues } from './sections/roles.js';
 
@@ -35,6 +36,7 @@ export const configSchema = z
     forward_auth: forwardAuthSchema,
     resource: resourceSchema,
     revocation: revocationSchema,
+    tls: tlsSchema,
     access: accessSchema,
   })
   .superRefine((config, ctx) => {
@@ -47,6 +49,7 @@ export const configSchema = z
       ...oauth2Issues(toOAuth2Config(config.auth.oauth2), modes.includes('oauth2')),
       ...apiKeysIssues(config.auth.api_keys),
       ...rolesIssues(config.roles),
+      ...tlsIssues(toTlsConfig(config.tls)),
       ...clientLimitIssues(config.auth.api_keys.keys ?? [], config.rate_limit !== null),
       ...accessIssues(config.access, [config.auth.mode].flat()).map(({ path, message }) => ({
         path: ['access', ...path],

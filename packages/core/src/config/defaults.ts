@@ -11,6 +11,17 @@ export const JWT_ALGORITHMS = [...RSA_ALGORITHMS, ...EC_ALGORITHMS, ...HMAC_ALGO
  * @useDeclaredType
  */
 export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
+/** What a DPoP proof may be signed with (RFC 9449 §4.3: asymmetric only, never `none` or a MAC). */
+export const DPOP_ALGORITHMS = [
+  ...RSA_ALGORITHMS,
+  'PS256',
+  'PS384',
+  'PS512',
+  ...EC_ALGORITHMS,
+  'EdDSA',
+  'Ed25519',
+] as const;
+export type DpopAlgorithm = (typeof DPOP_ALGORITHMS)[number];
 
 /** The modes `auth.mode` may name. Each maps to the package `@authlayer/<mode with - for _>`. */
 export const AUTH_MODES = ['api_key', 'jwt', 'oauth2'] as const;
@@ -71,6 +82,13 @@ export const DEFAULTS = Object.freeze({
     permissions: 'permissions',
     scopes: 'scope',
     tenantId: null,
+  }),
+  senderConstraint: Object.freeze({
+    dpop: 'off' as const,
+    dpopAlgorithms: Object.freeze(['ES256', 'RS256', 'PS256', 'EdDSA', 'Ed25519'] as DpopAlgorithm[]),
+    certificateBound: 'off' as const,
+    /** The DPoP proof window of oauth2 mode, which has no `leeway_seconds` of its own (jwt's default). */
+    oauth2LeewaySeconds: 30,
   }),
   headerMaxLength: 64,
   leewayMaxSeconds: 300,

@@ -11,6 +11,7 @@ import { oauth2Issues, toOAuth2Config } from './sections/oauth2.js';
 import { toForwardAuthConfig } from './sections/forward-auth.js';
 import { toResourceConfig } from './sections/resource.js';
 import { toRevocationConfig } from './sections/revocation.js';
+import { toTlsConfig } from './sections/tls.js';
 import { toRateLimitConfig } from './sections/operations.js';
 import { toRolesConfig } from './sections/roles.js';
 import { knownFields, suggestField } from './suggest-field.js';
@@ -47,6 +48,7 @@ function toAuthConfig({
   forward_auth: forwardAuth,
   resource,
   revocation,
+  tls,
 }: RawConfigOutput): AuthConfig {
   const modes = [...new Set([auth.mode].flat())];
   const config: AuthConfig = {
@@ -63,6 +65,7 @@ function toAuthConfig({
     forwardAuth: toForwardAuthConfig(forwardAuth),
     resource: toResourceConfig(resource),
     revocation: toRevocationConfig(revocation),
+    tls: toTlsConfig(tls),
   };
   Object.defineProperty(config, PARSED, { value: true });
   return deepFreeze(config);

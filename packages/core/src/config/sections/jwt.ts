@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULTS, HMAC_ALGORITHMS, JWT_ALGORITHMS, type JwtAlgorithm } from '../defaults.js';
 import { claimPath, envVarName, intRange, keySetUrl, text, type SectionIssue } from '../fields.js';
 import { claimsSchema, toClaimsConfig, type ClaimsConfig } from './claims.js';
+import { senderConstraintFields, toSenderConstraintConfig, type SenderConstraintConfig } from './sender-constraint.js';
 
 // RFC 6265 §4.1.1: a cookie name is an RFC 2616 token.
 const COOKIE_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -52,6 +53,8 @@ export const jwtSchema = z
     cookie: z.string().regex(COOKIE_NAME, 'must be a cookie name (RFC 6265 token)').nullable().default(null),
     trust_roles: z.boolean().default(DEFAULTS.jwt.trustRoles),
     providers: z.array(providerSchema).min(1, 'must list at least one provider').nullable().default(null),
+    // For every issuer alike: a proof or a certificate is the client's, not the issuer's.
+    ...senderConstraintFields,
   })
   .prefault({});
 
@@ -86,7 +89,7 @@ export interface JwtProviderConfig {
 }
 
 /** `auth.jwt`, with every default filled in. */
-export interface JwtConfig extends JwtProviderConfig {
+export interface JwtConfig extends JwtProviderConfig, SenderConstraintConfig {
   /** A cookie read when there is no Authorization header. Default `null`. */
   readonly cookie: string | null;
   /** Several issuers, each picked by the token's `iss`. Empty when `auth.jwt` is the only one. */
@@ -108,7 +111,7 @@ export function toJwtConfig(jwt: RawJwt): JwtConfig {
       ...definedFields(entry),
     }),
   );
-  return { ...own, cookie: jwt.cookie, providers };
+  return { ...own, cookie: jwt.cookie, providers, ...toSenderConstraintConfig(jwt) };
 }
 
 function toProvider(jwt: Omit<RawJwt, 'providers' | 'cookie'>): JwtProviderConfig {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULTS, OAUTH2_AUTH_METHODS, type OAuth2AuthMethod } from '../defaults.js';
 import { envVarName, intRange, keySetUrl, redisUrl, text, type SectionIssue } from '../fields.js';
 import { claimsSchema, toClaimsConfig, type ClaimsConfig } from './claims.js';
+import { senderConstraintFields, toSenderConstraintConfig, type SenderConstraintConfig } from './sender-constraint.js';
 
 /** `auth.oauth2`: where and how tokens are introspected (RFC 7662). */
 export const oauth2Schema = z
@@ -18,11 +19,13 @@ export const oauth2Schema = z
     // Active answers shared by every replica, for cache_seconds as the local cache.
     cache_store: redisUrl.nullable().default(null),
     claims: claimsSchema.nullable().default(null),
+    // The introspection answer's `cnf` (RFC 7662 §2.2, RFC 9449 §6.2, RFC 8705 §3.2) binds the token.
+    ...senderConstraintFields,
   })
   .prefault({});
 
 /** `auth.oauth2`, with every default filled in (RFC 7662 token introspection). */
-export interface OAuth2Config {
+export interface OAuth2Config extends SenderConstraintConfig {
   /** The introspection endpoint; `null` when it comes from the issuer's metadata (`discovery`). */
   readonly introspectionUrl: string | null;
   /** Read `introspection_endpoint` from `<issuer>/.well-known/openid-configuration`. Default `false`. */
@@ -63,6 +66,7 @@ export function toOAuth2Config(raw: z.output<typeof oauth2Schema>): OAuth2Config
     timeoutMs: raw.timeout_ms,
     cacheStore: raw.cache_store,
     claims: toClaimsConfig(raw.claims),
+    ...toSenderConstraintConfig(raw),
   };
 }
 
