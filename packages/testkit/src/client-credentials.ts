@@ -42,10 +42,17 @@ export async function obtainClientCredentialsToken(request: ClientCredentialsReq
       client_secret: request.clientSecret,
     }),
   });
-  const body = (await response.json()) as { access_token?: unknown; token_type?: unknown };
+  const body = (await response.json()) as {
+    access_token?: unknown;
+    token_type?: unknown;
+    error?: unknown;
+    error_description?: unknown;
+  };
   const tokenType = request.dpopProof === undefined ? 'Bearer' : 'DPoP';
   if (response.status !== 200 || typeof body.access_token !== 'string' || body.token_type !== tokenType) {
-    throw new Error(`the provider gave no token (HTTP ${response.status})`);
+    throw new Error(
+      `the provider gave no token (HTTP ${response.status}${typeof body.error === 'string' ? ` ${body.error}: ${String(body.error_description)}` : ''})`,
+    );
   }
   return body.access_token;
 }

@@ -33,7 +33,7 @@ export interface OidcProvider {
   /**
    * A sender-constrained JWT access token of the default client's scopes and claims: bound to
    * `dpop`'s key (`cnf.jkt`, RFC 9449) when given, to `certificate` (`cnf["x5t#S256"]`, RFC 8705;
-   * a PEM certificate) when given, or to both.
+   * a PEM certificate) when given; oidc-provider refuses to bind one token to both.
    */
   obtainBoundToken(binding: TokenBinding): Promise<string>;
   /** Stops listening and ends open connections, at the end of a test. */
