@@ -36,6 +36,7 @@ export interface SenderConstraintSettings extends SenderConstraintConfig {
 /** What the binding needs besides its settings. */
 export interface SenderConstraintDeps {
   readonly logger: Logger;
+  /** The clock, in milliseconds (the mode's `deps.now`). */
   readonly now: () => number;
   /** Where proofs' `jti` are remembered; default: {@link createMemoryReplayCache}. */
   readonly replayCache?: ReplayCache;

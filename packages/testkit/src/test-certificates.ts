@@ -26,6 +26,7 @@ export interface TestCertificates {
   readonly stranger: CertificatePair;
   /** Files of each PEM (`ca.pem`, `server.pem`, `server-key.pem`, ...), for a config; removed by `remove`. */
   readonly dir: string;
+  /** Deletes {@link TestCertificates.dir}, at the end of a test. */
   remove(): Promise<void>;
 }
 

@@ -45,6 +45,8 @@ describe('startOidcProvider', () => {
   });
 
   it('says so when it gives no token (an unknown client)', async () => {
-    await expect(provider.obtainToken('nobody')).rejects.toThrow(/^the provider gave no token \(HTTP 401 invalid_client: /);
+    await expect(provider.obtainToken('nobody')).rejects.toThrow(
+      /^the provider gave no token \(HTTP 401 invalid_client: /,
+    );
   });
 });

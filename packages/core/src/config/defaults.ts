@@ -21,6 +21,7 @@ export const DPOP_ALGORITHMS = [
   'EdDSA',
   'Ed25519',
 ] as const;
+/** One of {@link DPOP_ALGORITHMS}. */
 export type DpopAlgorithm = (typeof DPOP_ALGORITHMS)[number];
 
 /** The modes `auth.mode` may name. Each maps to the package `@authlayer/<mode with - for _>`. */

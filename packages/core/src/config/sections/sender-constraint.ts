@@ -4,9 +4,9 @@ import { DEFAULTS, DPOP_ALGORITHMS, type DpopAlgorithm } from '../defaults.js';
 // The fields of `auth.jwt` and `auth.oauth2` that bind a token to its sender: DPoP (RFC 9449) and
 // certificate-bound tokens (RFC 8705).
 
-const CONSTRAINT_MODES = ['off', 'allowed', 'required'] as const;
 /** `off`: as before (a `cnf` claim is ignored); `allowed`: a bound token must prove it; `required`: every token must. */
-export type ConstraintMode = (typeof CONSTRAINT_MODES)[number];
+export type ConstraintMode = 'off' | 'allowed' | 'required';
+const CONSTRAINT_MODES = ['off', 'allowed', 'required'] as const satisfies readonly ConstraintMode[];
 
 /** The schema fields, spread into a mode's section. */
 export const senderConstraintFields = {
