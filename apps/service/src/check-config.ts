@@ -50,7 +50,8 @@ export async function checkConfig(
   const { auth } = await createApp(config, options);
   await auth.close();
   const { keyMaterial, details } = describeHandlers(config, auth.describe());
-  const { roles, rateLimit, metrics, access, accessPolicy, forwardAuth, resource, revocation, tls, modes, ...rest } = config;
+  const { roles, rateLimit, metrics, access, accessPolicy, forwardAuth, resource, revocation, tls, modes, ...rest } =
+    config;
   const resolved = redactUrls(toSnakeCase(rest)) as { mode: unknown };
   resolved.mode = modes.length > 1 ? modes : config.mode;
   const limits =
