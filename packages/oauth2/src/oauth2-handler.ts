@@ -2,6 +2,7 @@ import {
   assertModeConfig,
   bearerError,
   ConfigError,
+  DEFAULTS,
   createClaimsMapper,
   isAuthError,
   readBearerToken,
@@ -11,6 +12,7 @@ import {
   type AuthFailure,
   type AuthHandler,
   type AuthRequest,
+  type BearerToken,
   type HandlerDeps,
   type KeyState,
   type SecuritySchemePart,
@@ -28,6 +30,7 @@ import {
   type IntrospectionLimitsOptions,
 } from './introspection-limits.js';
 import { createProviderHealth } from './provider-health.js';
+import { createSenderConstraint, type PresentedAs } from '@authlayer/sender-constraint';
 import { connectSharedAnswers } from './shared-answers.js';
 
 /** {@link HandlerDeps} plus the optional bounds of the caches and of the load on the provider (not in the config file). */
@@ -38,6 +41,12 @@ export interface OAuth2HandlerDeps extends HandlerDeps {
 }
 
 const PATH = 'auth.oauth2';
+
+/** What an active answer says of a token: the caller, and its confirmation (`cnf`) if any. */
+interface Known {
+  readonly context: AuthContext;
+  readonly cnf: unknown;
+}
 
 /**
  * Creates the handler of `auth.mode: oauth2` (RFC 7662 token introspection). Start-up work: the
@@ -58,6 +67,10 @@ const PATH = 'auth.oauth2';
  *
  * With `cache_store`, active answers are also kept in that Redis (through `deps.connectStore`)
  * for every replica, and read there before the provider is asked; Redis failing is a miss.
+ *
+ * With `dpop` or `certificate_bound` on, the answer's `cnf` binds the token (`cnf.jkt`: a DPoP
+ * proof of its key, `cnf["x5t#S256"]`: that client certificate), checked on every request, a
+ * cached answer included (see `createSenderConstraint` of `@authlayer/sender-constraint`).
  *
  * @throws ConfigError when `client_id` or the client secret is missing, or `cache_store` is set
  *   and `deps.connectStore` is not given.
@@ -82,21 +95,34 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
   const introspect = createIntrospect({ ...settings, clientId: settings.clientId as string, clientSecret });
   const health = createProviderHealth(deps.logger);
   const mapClaims = createClaimsMapper('oauth2', settings.claims, config.roles);
-  const cache = createAnswerCache(settings.cacheSeconds, deps.answerCache);
+  const cache = createAnswerCache<Known>(settings.cacheSeconds, deps.answerCache);
   const refusals = createAnswerCache<AuthFailure>(
     Math.min(limits.refusalCacheSeconds, settings.cacheSeconds),
     deps.answerCache,
   );
   const shared = await connectSharedAnswers(settings, deps);
   let busy = false;
-  const inFlight = new Map<string, Promise<AuthContext>>();
+  const inFlight = new Map<string, Promise<Known>>();
+  // The answer's `cnf` binds the token (RFC 9449 §6.2, RFC 8705 §3.2); oauth2 has no leeway of its
+  // own, so a proof's `iat` gets jwt's default.
+  const constraint = createSenderConstraint(
+    {
+      dpop: settings.dpop,
+      dpopAlgorithms: settings.dpopAlgorithms,
+      certificateBound: settings.certificateBound,
+      leewaySeconds: DEFAULTS.senderConstraint.oauth2LeewaySeconds,
+      resourceIdentifier: config.resource?.identifier ?? null,
+      clientCertHeader: config.tls?.clientCertHeader ?? null,
+    },
+    { logger: deps.logger, now, ...(deps.replayCache === undefined ? {} : { replayCache: deps.replayCache }) },
+  );
 
   async function introspectNow(token: string): Promise<Record<string, unknown>> {
     const url = await endpoint();
     return gate.run(() => introspect(url, token));
   }
 
-  async function lookUp(token: string, key: string): Promise<AuthContext> {
+  async function lookUp(token: string, key: string): Promise<Known> {
     // Another replica's answer is checked as a fresh one is; it says nothing of the provider's health.
     const known = await shared?.get(key);
     try {
@@ -106,12 +132,12 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
         health.succeeded();
         busy = false;
       }
-      const context = mapClaims(answer);
-      cache.set(key, context, exp, now());
+      const found = { context: mapClaims(answer), cnf: answer.cnf };
+      cache.set(key, found, exp, now());
       // Kept before answering, so a replica asked next finds it.
       const ttl = Math.floor(Math.min(settings.cacheSeconds * 1000, (exp ?? Infinity) - now()));
       if (known === undefined && shared !== null && ttl > 0) await shared.set(key, answer, ttl);
-      return context;
+      return found;
     } catch (error) {
       if (isAuthError(error)) {
         if (known === undefined) health.succeeded();
@@ -130,8 +156,7 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     }
   }
 
-  function authenticate(request: AuthRequest): Promise<AuthContext> {
-    const bearer = readBearerToken(request);
+  function knownOf(bearer: BearerToken): Promise<Known> {
     if (bearer.kind === 'absent') return Promise.reject(bearerError('credentials_missing'));
     if (bearer.kind === 'malformed') return Promise.reject(bearerError('token_malformed'));
     const key = digestOf(bearer.token);
@@ -146,6 +171,22 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
       inFlight.set(key, pending);
     }
     return pending;
+  }
+
+  function authenticate(request: AuthRequest): Promise<AuthContext> {
+    if (constraint === null) return knownOf(readBearerToken(request)).then(({ context }) => context);
+    const dpopToken = constraint.readDpopToken(request);
+    const presented: PresentedAs = dpopToken === undefined ? 'bearer' : 'dpop';
+    const bearer = dpopToken ?? readBearerToken(request);
+    // A cached answer still has its binding checked: the proof and the certificate are per request.
+    return knownOf(bearer)
+      .then(async ({ context, cnf }) => {
+        await constraint.check(request, presented, (bearer as { readonly token: string }).token, cnf);
+        return context;
+      })
+      .catch((error: unknown) => {
+        throw constraint.rechallenge(error, presented);
+      });
   }
 
   const describe = () => ({
@@ -167,9 +208,13 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     describe,
     readiness,
     // Any Bearer token may be an opaque one: its shape tells nothing more.
-    recognize: (request: AuthRequest) => (readBearerToken(request).kind === 'absent' ? undefined : ('likely' as const)),
+    recognize: (request: AuthRequest) =>
+      (constraint?.readDpopToken(request) ?? readBearerToken(request)).kind === 'absent'
+        ? undefined
+        : ('likely' as const),
     summary: () => summaryOf(settings),
-    securitySchemes: () => [OAUTH2_SCHEME],
+    securitySchemes: () => constraint?.securitySchemes(OAUTH2_SCHEME) ?? [OAUTH2_SCHEME],
+    ...(constraint === null ? {} : { senderConstraint: () => constraint.config }),
     authorizationServers: () => (settings.issuer === null ? [] : [settings.issuer]),
   });
 }
