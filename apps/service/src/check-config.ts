@@ -1,7 +1,8 @@
 import { redactUrl, type AuthConfig, type HandlerDescription } from '@authlayer/core';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { AuthMiddlewareOptions } from '@authlayer/express';
 import { createApp, describeAuth } from './app.js';
+import { readTlsOptions } from './tls-server.js';
 
 /** What `--check` prints: the resolved settings in the YAML's own (snake_case) shape. */
 export interface CheckReport {
@@ -49,6 +50,8 @@ export async function checkConfig(
   // The whole app, as a start builds it: the access table is checked against its routes too.
   const { auth } = await createApp(config, options);
   await auth.close();
+  // The TLS files are read as a start reads them: a missing one fails --check too.
+  await readTlsOptions(config.tls, dirname(resolve(path)));
   const { keyMaterial, details } = describeHandlers(config, auth.describe());
   const { roles, rateLimit, metrics, access, accessPolicy, forwardAuth, resource, revocation, tls, modes, ...rest } =
     config;

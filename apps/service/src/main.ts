@@ -10,6 +10,8 @@ import { answerClientErrors, stopOnSignals } from './serve.js';
 import { runRevocationCommand } from './revocations.js';
 import { readSettings, USAGE, UsageError, type Settings } from './settings.js';
 import { runPrimary } from './workers.js';
+import { createServer, readTlsOptions, type TlsOptions } from './tls-server.js';
+import { dirname } from 'node:path';
 
 async function main(): Promise<void> {
   const settings = readSettings(process.argv.slice(2), process.env);
@@ -26,8 +28,11 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return;
   }
+  // Read (and checked) before any worker is forked, so a missing file is one start-up line.
+  const tls = await readTlsOptions(config.tls, dirname(settings.configPath));
+  const scheme = tls === null ? 'http' : 'https';
   const say = (port: number) =>
-    logger.info(`listening on http://${settings.host}:${port} (auth.mode ${config.modes.join(', ')})`);
+    logger.info(`listening on ${scheme}://${settings.host}:${port} (auth.mode ${config.modes.join(', ')})`);
   if (settings.workers > 1 && cluster.isPrimary) {
     // Built once here too, so a missing key is one start-up line rather than one per worker.
     const app = await createApp(config, { logger });
@@ -35,15 +40,22 @@ async function main(): Promise<void> {
     await app.shutdown();
     return runPrimary(settings.workers, logger, (port) => say(port));
   }
-  const port = await serve(settings, config, log, logger);
+  const port = await serve(settings, config, log, logger, tls);
   if (cluster.isPrimary) say(port);
 }
 
-/** Builds the app, listens, and stops gracefully on SIGTERM/SIGINT; resolves with the port. */
-async function serve(settings: Settings, config: AuthConfig, log: ReturnType<typeof createServiceLog>, logger: Logger) {
+/** Builds the app, listens (HTTPS with `tls`), and stops gracefully on SIGTERM/SIGINT; resolves with the port. */
+async function serve(
+  settings: Settings,
+  config: AuthConfig,
+  log: ReturnType<typeof createServiceLog>,
+  logger: Logger,
+  tls: TlsOptions | null,
+) {
   const app = await createApp(config, { log, ...(settings.metrics === null ? {} : { metrics: settings.metrics }) });
   if (cluster.isPrimary) sayStartup(settings, app, logger);
-  const server = app.listen(settings.port, settings.host);
+  // HTTPS with the `tls` section (asking for client certificates with client_ca_file), else HTTP.
+  const server = createServer(tls, app).listen(settings.port, settings.host);
   answerClientErrors(server);
   // Expect: 100-continue gets its 100 only once the request is authenticated.
   continueAfterAuthentication(server, app);

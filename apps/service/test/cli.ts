@@ -61,8 +61,8 @@ export async function startService(args: string[], env: Record<string, string> =
         reject(new Error(`the service exited (${String(code)}) before ${String(match)}: ${lines.join(' ')}`)),
       );
     });
-  const first = await waitForLine(/listening on http:\/\/|^authlayer: /);
-  const match = /listening on (http:\/\/[^ "]+)/.exec(first);
+  const first = await waitForLine(/listening on https?:\/\/|^authlayer: /);
+  const match = /listening on (https?:\/\/[^ "]+)/.exec(first);
   if (match === null) throw new Error(`the service did not start: ${first}`);
   const exited = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>;
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
