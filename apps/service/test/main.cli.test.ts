@@ -84,7 +84,7 @@ describe('start-up failures of the CLI', () => {
       'jwt mode has no key source',
       'auth:\n  mode: jwt\n',
       {},
-      'auth.jwt: jwt mode needs jwks_url, public_key_env, discovery or providers',
+      'auth.jwt: jwt mode needs jwks_url, public_key_env, public_key_file, discovery or providers',
       [],
     ],
     [

@@ -22,13 +22,13 @@ describe('start-up failures of keys', () => {
       'keys beside env_var and prefix (naming both)',
       config(entry('name: a; env_var: A_KEY'), '    env_var: SERVICE_API_KEY\n    prefix: prod\n'),
       { A_KEY: A },
-      'auth.api_keys.keys: excludes auth.api_keys.env_var and auth.api_keys.prefix (each key names its own variable)',
+      'auth.api_keys.keys: excludes auth.api_keys.env_var and auth.api_keys.prefix (each key names its own variable or file)',
     ],
     [
       'an entry with env_var and hash_env',
       config(entry('name: a; env_var: A_KEY; hash_env: A_SHA')),
       { A_KEY: A },
-      'auth.api_keys.keys[0]: needs exactly one of env_var and hash_env',
+      'auth.api_keys.keys[0]: needs exactly one of env_var, hash_env, key_file and hash_file',
     ],
     [
       'unset variables, each by name',

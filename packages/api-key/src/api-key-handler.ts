@@ -67,8 +67,9 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
   const permissionsOf = createPermissionResolver(config.roles);
   const identities = identitiesOf(expected, permissionsOf);
   const prefixes = config.apiKeys.format === 'checksummed' ? checksummedPrefixes(config, expected) : null;
+  const newest = newestCreated(expected);
   const table = createKeyTable(
-    expected.map((key) => ({ sha256: key.sha256, value: matchOf(key, identities, expected) })),
+    expected.map((key) => ({ sha256: key.sha256, value: matchOf(key, identities, newest) })),
   );
   const lookup = (presented: string): Match | undefined => {
     const match = table(presented);
@@ -120,7 +121,7 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
       return bearer.kind === 'token' && table(bearer.token) !== undefined ? 'certain' : 'possible';
     },
     credentialHeaders: [headerName],
-    summary: () => summarizeKeys(expected, config.apiKeys.keys !== null),
+    summary: () => summarizeKeys(expected, config.apiKeys),
     securitySchemes: () => securitySchemesOf(header, allowBearer),
     limitsOf: (context) => limits.get(context),
   };
@@ -140,11 +141,19 @@ function identitiesOf(expected: readonly ExpectedKey[], permissionsOf: Permissio
   return identities;
 }
 
-function matchOf(key: ExpectedKey, identities: Map<string, AuthContext>, all: readonly ExpectedKey[]): Match {
+/** The latest `created` of each client's keys (one pass: 10 000 keys must not cost 10 000² steps). */
+function newestCreated(expected: readonly ExpectedKey[]): Map<string, string> {
+  const newest = new Map<string, string>();
+  for (const { name, created } of expected) {
+    if (created !== null && created > (newest.get(name) ?? '')) newest.set(name, created);
+  }
+  return newest;
+}
+
+function matchOf(key: ExpectedKey, identities: Map<string, AuthContext>, newest: Map<string, string>): Match {
   // Superseded: another key of the same client was made later (`created`).
-  const superseded = all.some(
-    (other) => other.name === key.name && other.created !== null && key.created !== null && other.created > key.created,
-  );
+  const latest = newest.get(key.name);
+  const superseded = key.created !== null && latest !== undefined && latest > key.created;
   return Object.freeze({ context: identities.get(key.name)!, expiresAt: startOfDay(key.expires), superseded });
 }
 
@@ -171,11 +180,12 @@ function checksummedPrefixes(config: AuthConfig, expected: readonly ExpectedKey[
   const listed = config.apiKeys.keyPrefixes;
   const issues: ConfigIssue[] = [];
   for (const key of expected) {
-    if (key.source !== 'env_var') continue;
+    if (!isPlain(key)) continue;
+    const what = key.source === 'env_var' ? `environment variable ${key.variable}` : `file ${key.variable}`;
     if (key.checksummedPrefix === null) {
       issues.push({
-        path: `${key.path}${key.path.endsWith(']') ? '.env_var' : ''}`,
-        message: `environment variable ${key.variable} holds a key that is not checksummed (format: checksummed); make one with --new-key --prefix`,
+        path: `${key.path}${key.path.endsWith(']') ? `.${key.source}` : ''}`,
+        message: `${what} holds a key that is not checksummed (format: checksummed); make one with --new-key --prefix`,
       });
     } else if (listed !== null && !listed.includes(key.checksummedPrefix)) {
       issues.push({
@@ -185,14 +195,20 @@ function checksummedPrefixes(config: AuthConfig, expected: readonly ExpectedKey[
     }
   }
   const prefixes = new Set(listed ?? expected.flatMap((key) => key.checksummedPrefix ?? []));
-  if (listed === null && expected.some((key) => key.source === 'hash_env')) {
+  if (listed === null && expected.some((key) => !isPlain(key))) {
     issues.push({
       path: 'auth.api_keys.key_prefixes',
-      message: "format: checksummed with hash_env entries needs key_prefixes (a digest does not tell its key's prefix)",
+      message:
+        "format: checksummed with hashed entries (hash_env, hash_file, keys_file) needs key_prefixes (a digest does not tell its key's prefix)",
     });
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return prefixes;
+}
+
+/** A key read as itself (not as a digest), so its shape can be checked. */
+function isPlain(key: ExpectedKey): boolean {
+  return key.source === 'env_var' || key.source === 'key_file';
 }
 
 function securitySchemesOf(header: string, allowBearer: boolean): SecuritySchemePart[] {

@@ -82,8 +82,15 @@ export function warnAboutKeys(keys: readonly KeyFacts[], rotationDays: number, n
  * The start-up line's part: the variable of the spec's single key, or how many keys and clients
  * `keys` configures (never thousands of variable names on one line). Never a key.
  */
-export function summarizeKeys(keys: readonly KeyFacts[], fromList: boolean): string {
-  if (!fromList) return `environment variable ${(keys[0] as KeyFacts).variable}`;
+export function summarizeKeys(
+  keys: readonly KeyFacts[],
+  lists: { readonly keys: readonly unknown[] | null; readonly keysFile: string | null },
+): string {
+  if (lists.keys === null) {
+    const [only] = keys as [KeyFacts];
+    return `${only.source === 'env_var' ? 'environment variable' : 'file'} ${only.variable}`;
+  }
   const clients = new Set(keys.map((key) => key.name)).size;
-  return `auth.api_keys.keys (${keys.length} key${keys.length === 1 ? '' : 's'} of ${clients} client${clients === 1 ? '' : 's'})`;
+  const where = [lists.keys.length > 0 && 'auth.api_keys.keys', lists.keysFile !== null && 'auth.api_keys.keys_file'];
+  return `${where.filter(Boolean).join(' and ')} (${keys.length} key${keys.length === 1 ? '' : 's'} of ${clients} client${clients === 1 ? '' : 's'})`;
 }

@@ -1,11 +1,15 @@
 import {
   ConfigError,
   apiKeyVariable,
+  isConfigError,
+  readApiKeysFile,
+  readSecretFile,
   type ApiKeyEntryConfig,
   type AuthConfig,
   type ConfigIssue,
   type HandlerDeps,
 } from '@authlayer/core';
+import { resolve } from 'node:path';
 import { isChecksummedKey, prefixOf } from './checksummed-key.js';
 import { sha256Of } from './key-table.js';
 
@@ -13,9 +17,10 @@ import { sha256Of } from './key-table.js';
 export interface ExpectedKey {
   /** The config path of its entry: `auth.api_keys.keys[0]`, or `auth.api_keys.env_var` / `.prefix`. */
   readonly path: string;
-  /** The variable it was read from, and how that variable holds it. */
+  /** The variable or file it was read from (an absolute path for a file), and how it holds the key. */
   readonly variable: string;
-  readonly source: 'env_var' | 'hash_env';
+  /** `env_var`/`key_file`: the key itself; `hash_env`/`hash_file`: its hex SHA-256; `keys_file`: an entry of it. */
+  readonly source: 'env_var' | 'hash_env' | 'key_file' | 'hash_file' | 'keys_file';
   /** The client: `name`, or the variable's name for the spec's single key. */
   readonly name: string;
   readonly roles: readonly string[];
@@ -40,31 +45,35 @@ export function expectedKeyVariable(config: AuthConfig): string {
 }
 
 /**
- * Reads every expected key from the environment, once. Without `keys`, the spec's single key;
- * with `keys`, one per entry.
+ * Reads every expected key from the environment and the files the config names, once (at
+ * start-up, and again for each reload). Without `keys` or `keys_file`, the spec's single key
+ * (`env_var`, `<PREFIX>_API_KEY` or `key_file`); else one per entry of `keys` and of `keys_file`.
  *
- * @throws ConfigError listing every unset or unusable variable by name (never its value), every
- *   `hash_env` that is not 64 hex digits, and every key held by two entries (naming both).
+ * @throws ConfigError listing every unset or unusable variable or file by name (never its
+ *   value), every digest that is not 64 hex digits, and every key held by two entries (naming both).
  */
 export function readExpectedKeys(config: AuthConfig, env: HandlerDeps['env']): ExpectedKey[] {
-  const { keys, prefix } = config.apiKeys;
+  const { keys, prefix, keyFile, keysFile } = config.apiKeys;
   if (keys === null) {
-    const variable = expectedKeyVariable(config);
-    const path = prefix === null ? 'auth.api_keys.env_var' : 'auth.api_keys.prefix';
-    const read = readPlainKey(variable, env[variable]);
+    const variable = keyFile ?? expectedKeyVariable(config);
+    const path =
+      keyFile !== null ? 'auth.api_keys.key_file' : `auth.api_keys.${prefix === null ? 'env_var' : 'prefix'}`;
+    const source = keyFile === null ? 'env_var' : 'key_file';
+    const value = readMaterial(source, variable, path, env);
+    const read = typeof value === 'string' ? readPlainKey(describeSource(source, variable), value) : value.message;
     if (typeof read === 'string') throw new ConfigError({ path, message: read });
     return [
       {
         path,
-        variable,
-        source: 'env_var',
+        variable: source === 'key_file' ? resolve(variable) : variable,
+        source,
         name: variable,
         roles: [],
         tenantId: null,
         expires: null,
         created: null,
         sha256: read,
-        checksummedPrefix: checksummedPrefixOf(env[variable]!),
+        checksummedPrefix: checksummedPrefixOf(value as string),
         requestsPerMinute: null,
         quota: null,
       },
@@ -77,22 +86,38 @@ export function readExpectedKeys(config: AuthConfig, env: HandlerDeps['env']): E
     if ('message' in read) issues.push(read);
     else expected.push(read);
   });
+  if (keysFile !== null) {
+    try {
+      expected.push(...fileEntries(keysFile, expected));
+    } catch (error) {
+      if (!isConfigError(error)) throw error;
+      issues.push(...error.issues);
+    }
+  }
   issues.push(...sharedKeys(expected));
   if (issues.length > 0) throw new ConfigError(issues);
   return expected;
 }
 
+const SOURCE_FIELDS = ['envVar', 'hashEnv', 'keyFile', 'hashFile'] as const;
+const SOURCE_NAMES = { envVar: 'env_var', hashEnv: 'hash_env', keyFile: 'key_file', hashFile: 'hash_file' } as const;
+
 function readEntry(entry: ApiKeyEntryConfig, path: string, env: HandlerDeps['env']): ExpectedKey | ConfigIssue {
-  const source = entry.hashEnv === null ? 'env_var' : 'hash_env';
-  const variable = (entry.hashEnv ?? entry.envVar)!;
-  const value = env[variable];
-  const read = source === 'hash_env' ? readDigest(variable, value) : readPlainKey(variable, value);
+  // The config's rules leave exactly one source set.
+  const field = SOURCE_FIELDS.find((name) => entry[name] !== null)!;
+  const source = SOURCE_NAMES[field];
+  const variable = entry[field]!;
+  const value = readMaterial(source, variable, `${path}.${source}`, env);
+  if (typeof value !== 'string') return value;
+  const what = describeSource(source, variable);
+  const hashed = source === 'hash_env' || source === 'hash_file';
+  const read = hashed ? readDigest(what, value) : readPlainKey(what, value);
   if (typeof read === 'string') return { path: `${path}.${source}`, message: read };
   const { name, roles, tenantId, expires, created, requestsPerMinute, quota } = entry;
-  const checksummedPrefix = source === 'env_var' ? checksummedPrefixOf(value!) : null;
+  const checksummedPrefix = hashed ? null : checksummedPrefixOf(value);
   return {
     path,
-    variable,
+    variable: source.endsWith('_file') ? resolve(variable) : variable,
     source,
     name,
     roles,
@@ -106,27 +131,79 @@ function readEntry(entry: ApiKeyEntryConfig, path: string, env: HandlerDeps['env
   };
 }
 
+/** The value of a variable, or a file's content; an issue naming the field when there is none. */
+function readMaterial(
+  source: ExpectedKey['source'],
+  name: string,
+  path: string,
+  env: HandlerDeps['env'],
+): string | ConfigIssue {
+  if (!source.endsWith('_file')) return env[name] ?? '';
+  try {
+    return readSecretFile(name, path);
+  } catch (error) {
+    return (error as ConfigError).issues[0]!;
+  }
+}
+
+/** How messages name where a key comes from: `environment variable X`, `file /abs/path`. */
+function describeSource(source: ExpectedKey['source'], name: string): string {
+  return source.endsWith('_file') ? `file ${resolve(name)}` : `environment variable ${name}`;
+}
+
+/**
+ * The entries of `keys_file`. A client's roles and tenant come from the first entry of its name
+ * that says them, in `keys` or in the file.
+ */
+function fileEntries(file: string, listed: readonly ExpectedKey[]): ExpectedKey[] {
+  const entries = readApiKeysFile(file);
+  const variable = resolve(file);
+  const roles = new Map<string, readonly string[]>();
+  const tenants = new Map<string, string | null>();
+  for (const key of listed) {
+    if (!roles.has(key.name)) roles.set(key.name, key.roles);
+    if (!tenants.has(key.name)) tenants.set(key.name, key.tenantId);
+  }
+  for (const entry of entries) {
+    if (entry.roles !== undefined && !roles.has(entry.name)) roles.set(entry.name, [...new Set(entry.roles)]);
+    if (entry.tenantId !== undefined && !tenants.has(entry.name)) tenants.set(entry.name, entry.tenantId);
+  }
+  return entries.map((entry, index) => ({
+    path: `auth.api_keys.keys_file[${index}]`,
+    variable,
+    source: 'keys_file',
+    name: entry.name,
+    roles: roles.get(entry.name) ?? [],
+    tenantId: tenants.get(entry.name) ?? null,
+    expires: entry.expires,
+    created: entry.created,
+    sha256: entry.sha256,
+    checksummedPrefix: null,
+    requestsPerMinute: null,
+    quota: null,
+  }));
+}
+
 /** The prefix of a checksummed key (its checksum right), else null. */
 function checksummedPrefixOf(key: string): string | null {
   const prefix = prefixOf(key);
   return prefix !== null && isChecksummedKey(key, new Set([prefix])) ? prefix : null;
 }
 
-/** The key itself; a message (naming the variable, never the value) when it can never match. */
-function readPlainKey(variable: string, value: string | undefined): Buffer | string {
-  if (value === undefined || value === '') return `environment variable ${variable} is unset or empty`;
+/** The key itself; a message (naming the variable or file, never the value) when it can never match. */
+function readPlainKey(what: string, value: string): Buffer | string {
+  if (value === '') return `${what} is unset or empty`;
   // HTTP strips white space around header values, so such a key could never arrive.
-  if (value.trim() !== value) return `environment variable ${variable} starts or ends with white space`;
+  if (value.trim() !== value) return `${what} starts or ends with white space`;
   // RFC 9110 §5.5: a field value holds no control character but HTAB, so such a key could never arrive.
-  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) return `environment variable ${variable} holds a control character`;
+  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) return `${what} holds a control character`;
   return sha256Of(Buffer.from(value, 'utf8'));
 }
 
-/** A `hash_env` value: exactly 64 hex digits, either case. */
-function readDigest(variable: string, value: string | undefined): Buffer | string {
-  if (value === undefined || value === '') return `environment variable ${variable} is unset or empty`;
-  if (!/^[0-9a-fA-F]{64}$/.test(value))
-    return `environment variable ${variable} must hold 64 hex digits (the SHA-256 of the key)`;
+/** A `hash_env` or `hash_file` value: exactly 64 hex digits, either case. */
+function readDigest(what: string, value: string): Buffer | string {
+  if (value === '') return `${what} is unset or empty`;
+  if (!/^[0-9a-fA-F]{64}$/.test(value)) return `${what} must hold 64 hex digits (the SHA-256 of the key)`;
   return Buffer.from(value, 'hex');
 }
 

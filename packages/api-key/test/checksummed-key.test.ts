@@ -89,7 +89,9 @@ describe('format: checksummed in the handler', () => {
     });
     await expect(
       createApiKeyHandler(hashed, { env: { B_SHA: 'a'.repeat(64) }, logger: createCaptureLogger() }),
-    ).rejects.toThrow(/auth\.api_keys\.key_prefixes: format: checksummed with hash_env entries needs key_prefixes/);
+    ).rejects.toThrow(
+      /auth\.api_keys\.key_prefixes: format: checksummed with hashed entries \(hash_env, hash_file, keys_file\) needs key_prefixes/,
+    );
     await expect(
       createApiKeyHandler(config({ key_prefixes: ['pk_live'] }), {
         env: { BILLING_KEY: newChecksummedKey('sk_live') },

@@ -91,6 +91,9 @@ export {
 export type { AuthMode, DpopAlgorithm, JwtAlgorithm, OAuth2AuthMethod } from './config/defaults.js';
 export { apiKeyVariable } from './config/sections/api-keys.js';
 export { loadConfig, parseYaml } from './config/load-config-file.js';
+export { readSecretFile } from './config/read-secret-file.js';
+export { readApiKeysFile } from './config/api-keys-file.js';
+export type { ApiKeyFileEntry } from './config/api-keys-file.js';
 export {
   assertModeConfig,
   isParsedAuthConfig,

@@ -21,6 +21,8 @@ function issuesOf(raw: unknown) {
 const ENTRY_DEFAULTS = {
   envVar: null,
   hashEnv: null,
+  keyFile: null,
+  hashFile: null,
   roles: [],
   tenantId: null,
   expires: null,
@@ -100,25 +102,25 @@ describe('auth.api_keys.keys: refused, each naming the field path and never a va
       'keys beside env_var',
       withKeys(entry({}), { env_var: 'SERVICE_API_KEY' }),
       'auth.api_keys.keys',
-      'excludes auth.api_keys.env_var (each key names its own variable)',
+      'excludes auth.api_keys.env_var (each key names its own variable or file)',
     ],
     [
       'keys beside prefix',
       withKeys(entry({}), { prefix: 'prod' }),
       'auth.api_keys.keys',
-      'excludes auth.api_keys.prefix (each key names its own variable)',
+      'excludes auth.api_keys.prefix (each key names its own variable or file)',
     ],
     [
       'an entry with env_var and hash_env',
       withKeys(entry({ hash_env: 'A_SHA' })),
       'auth.api_keys.keys[0]',
-      'needs exactly one of env_var and hash_env',
+      'needs exactly one of env_var, hash_env, key_file and hash_file',
     ],
     [
       'an entry with neither',
       withKeys([{ name: 'a' }]),
       'auth.api_keys.keys[0]',
-      'needs exactly one of env_var and hash_env',
+      'needs exactly one of env_var, hash_env, key_file and hash_file',
     ],
     ['an empty list', withKeys([]), 'auth.api_keys.keys', 'must list at least one key'],
     // One rule for every variable name: as auth.api_keys.env_var refuses it.
@@ -255,9 +257,9 @@ describe('auth.api_keys.keys: refused, each naming the field path and never a va
     expect(crossField).toEqual([
       {
         path: 'auth.api_keys.keys',
-        message: 'excludes auth.api_keys.env_var and auth.api_keys.prefix (each key names its own variable)',
+        message: 'excludes auth.api_keys.env_var and auth.api_keys.prefix (each key names its own variable or file)',
       },
-      { path: 'auth.api_keys.keys[0]', message: 'needs exactly one of env_var and hash_env' },
+      { path: 'auth.api_keys.keys[0]', message: 'needs exactly one of env_var, hash_env, key_file and hash_file' },
     ]);
   });
 });

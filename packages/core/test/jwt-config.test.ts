@@ -103,7 +103,10 @@ describe('auth.jwt: discovery, stale keys, required claims, token type, cookie',
       name: 'discovery with jwks_url',
       jwt: { discovery: true, issuer: ISSUER, jwks_url: 'https://idp/jwks' },
       issues: [
-        { path: 'auth.jwt', message: 'set one of jwks_url, public_key_env and discovery, not jwks_url and discovery' },
+        {
+          path: 'auth.jwt',
+          message: 'set one of jwks_url, public_key_env, public_key_file and discovery, not jwks_url and discovery',
+        },
       ],
     },
     {
@@ -112,7 +115,8 @@ describe('auth.jwt: discovery, stale keys, required claims, token type, cookie',
       issues: [
         {
           path: 'auth.jwt',
-          message: 'set one of jwks_url, public_key_env and discovery, not public_key_env and discovery',
+          message:
+            'set one of jwks_url, public_key_env, public_key_file and discovery, not public_key_env and discovery',
         },
       ],
     },
@@ -120,7 +124,10 @@ describe('auth.jwt: discovery, stale keys, required claims, token type, cookie',
       name: 'discovery with HS256',
       jwt: { discovery: true, issuer: ISSUER, algorithms: ['HS256'] },
       issues: [
-        { path: 'auth.jwt.algorithms', message: 'HS256 need a shared secret through public_key_env, not discovery' },
+        {
+          path: 'auth.jwt.algorithms',
+          message: 'HS256 need a shared secret through public_key_env or public_key_file, not discovery',
+        },
       ],
     },
   ])('refuses $name', ({ jwt, issues }) => {
@@ -154,6 +161,7 @@ describe('auth.jwt.providers', () => {
       discovery: true,
       jwksUrl: null,
       publicKeyEnv: null,
+      publicKeyFile: null,
       audience: 'api',
     });
     expect(jwt.providers[0]).toMatchObject({
@@ -201,7 +209,12 @@ describe('auth.jwt.providers', () => {
     {
       name: 'a provider without key source',
       jwt: { providers: [{ issuer: 'https://c' }] },
-      issues: [{ path: 'auth.jwt.providers[0]', message: 'each provider needs jwks_url, public_key_env or discovery' }],
+      issues: [
+        {
+          path: 'auth.jwt.providers[0]',
+          message: 'each provider needs jwks_url, public_key_env, public_key_file or discovery',
+        },
+      ],
     },
     {
       name: 'two sources in one provider',
@@ -209,7 +222,8 @@ describe('auth.jwt.providers', () => {
       issues: [
         {
           path: 'auth.jwt.providers[0]',
-          message: 'set one of jwks_url, public_key_env and discovery, not jwks_url and public_key_env',
+          message:
+            'set one of jwks_url, public_key_env, public_key_file and discovery, not jwks_url and public_key_env',
         },
       ],
     },
@@ -232,7 +246,7 @@ describe('auth.jwt.providers', () => {
       issues: [
         {
           path: 'auth.jwt.providers[0].algorithms',
-          message: 'HS512 need a shared secret through public_key_env, not discovery',
+          message: 'HS512 need a shared secret through public_key_env or public_key_file, not discovery',
         },
       ],
     },

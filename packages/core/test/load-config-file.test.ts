@@ -71,7 +71,9 @@ describe('loadConfig', () => {
       allowBearer: false,
       enabled: true,
       rotationDays: 30,
+      keyFile: null,
       keys: null,
+      keysFile: null,
       format: 'any',
       keyPrefixes: null,
     });

@@ -28,7 +28,7 @@ describe('auth.mode as a list', () => {
 
   it('needs a key source for jwt when jwt is listed', () => {
     expect(issuesOf({ auth: { mode: ['api_key', 'jwt'] } })).toEqual([
-      { path: 'auth.jwt', message: 'jwt mode needs jwks_url, public_key_env, discovery or providers' },
+      { path: 'auth.jwt', message: 'jwt mode needs jwks_url, public_key_env, public_key_file, discovery or providers' },
     ]);
   });
 

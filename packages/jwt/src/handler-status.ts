@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { redactUrl, type HandlerDescription, type HandlerReadiness, type KeyState } from '@authlayer/core';
 import type { Provider } from './provider.js';
 
@@ -28,7 +29,10 @@ export function readinessOf(providers: readonly Provider[]): HandlerReadiness {
  * hold key material, by NAME with whether they are set (never a value).
  */
 export function describeProviders(providers: readonly Provider[]): HandlerDescription {
-  const variables = providers.flatMap(({ config }) => (config.publicKeyEnv === null ? [] : [config.publicKeyEnv]));
+  const variables = providers.flatMap(({ config }) => {
+    if (config.publicKeyEnv !== null) return [config.publicKeyEnv];
+    return config.publicKeyFile === null ? [] : [resolve(config.publicKeyFile)];
+  });
   return {
     // The handler exists, so each variable was read and held a usable key at start-up.
     key_material: Object.fromEntries(variables.map((name) => [name, 'set'])),
@@ -59,5 +63,6 @@ export function summarizeProviders(providers: readonly Provider[], several: bool
 function sourceOf({ config, keys }: Provider): string {
   if (keys.kind === 'jwks_url') return `jwks_url ${redactUrl(String(config.jwksUrl))}`;
   if (keys.kind === 'discovery') return `the discovery document of issuer ${redactUrl(String(config.issuer))}`;
+  if (keys.kind === 'public_key_file') return `file ${resolve(String(config.publicKeyFile))}`;
   return `environment variable ${String(config.publicKeyEnv)}`;
 }

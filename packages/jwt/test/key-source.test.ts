@@ -12,11 +12,11 @@ describe('createKeySource', () => {
     for (const [jwt, message] of [
       [
         { ...config.jwt, publicKeyEnv: null },
-        'auth.jwt: jwt mode needs jwks_url, public_key_env, discovery or providers',
+        'auth.jwt: jwt mode needs jwks_url, public_key_env, public_key_file, discovery or providers',
       ],
       [
         { ...config.jwt, jwksUrl: 'https://idp.example/jwks' },
-        'auth.jwt: set one of jwks_url, public_key_env and discovery, not jwks_url and public_key_env',
+        'auth.jwt: set one of jwks_url, public_key_env, public_key_file and discovery, not jwks_url and public_key_env',
       ],
       [{ ...config.jwt, publicKeyEnv: null, discovery: true }, 'auth.jwt.issuer: discovery needs issuer'],
     ] as const) {

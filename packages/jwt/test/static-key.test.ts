@@ -67,42 +67,43 @@ const cases: { name: string; algorithms: JwtAlgorithm[]; value: string | undefin
       algorithms: ['RS256'],
       value: P256,
       path: ALGS,
-      message: 'RS256 cannot be used with the EC P-256 key in JWT_KEY',
+      message: 'RS256 cannot be used with the EC P-256 key in environment variable JWT_KEY',
     },
     {
       name: 'ES256 with an RSA key',
       algorithms: ['ES256'],
       value: RSA,
       path: ALGS,
-      message: 'ES256 cannot be used with the RSA key in JWT_KEY',
+      message: 'ES256 cannot be used with the RSA key in environment variable JWT_KEY',
     },
     {
       name: 'ES384 with a P-256 key',
       algorithms: ['ES256', 'ES384'],
       value: P256,
       path: ALGS,
-      message: 'ES384 cannot be used with the EC P-256 key in JWT_KEY',
+      message: 'ES384 cannot be used with the EC P-256 key in environment variable JWT_KEY',
     },
     {
       name: 'ES256 with a secp256k1 key',
       algorithms: ['ES256'],
       value: pem('ec', { namedCurve: 'secp256k1' }),
       path: ALGS,
-      message: 'ES256 cannot be used with the EC secp256k1 key in JWT_KEY',
+      message: 'ES256 cannot be used with the EC secp256k1 key in environment variable JWT_KEY',
     },
     {
       name: 'RS256 with an Ed25519 key',
       algorithms: ['RS256'],
       value: pem('ed25519'),
       path: ALGS,
-      message: 'RS256 cannot be used with the ed25519 key in JWT_KEY',
+      message: 'RS256 cannot be used with the ed25519 key in environment variable JWT_KEY',
     },
     {
       name: 'RS256 with a 1024-bit key',
       algorithms: ['RS256'],
       value: pem('rsa', { modulusLength: 1024 }),
       path: ALGS,
-      message: 'RS256 cannot be used with the 1024-bit RSA key (RSA keys need 2048 bits or more) in JWT_KEY',
+      message:
+        'RS256 cannot be used with the 1024-bit RSA key (RSA keys need 2048 bits or more) in environment variable JWT_KEY',
     },
     {
       name: 'RS256 with an HMAC secret',
@@ -139,7 +140,7 @@ const cases: { name: string; algorithms: JwtAlgorithm[]; value: string | undefin
       algorithms: ['RS256', 'HS256'],
       value: RSA,
       path: ALGS,
-      message: 'one key variable (JWT_KEY) cannot serve both HMAC (HS256) and public-key algorithms',
+      message: 'one key (environment variable JWT_KEY) cannot serve both HMAC (HS256) and public-key algorithms',
     },
   ];
 

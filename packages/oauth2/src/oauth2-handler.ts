@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import {
   assertModeConfig,
   bearerError,
@@ -6,6 +7,7 @@ import {
   createClaimsMapper,
   isAuthError,
   readBearerToken,
+  readSecretFile,
   redactUrl,
   type AuthConfig,
   type AuthContext,
@@ -87,7 +89,7 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
   const settings = config.oauth2;
   // A config made for another mode was not checked for oauth2: the same rules, the same messages.
   assertModeConfig(config, 'oauth2');
-  const clientSecret = readSecret(settings.clientSecretEnv, deps.env);
+  const clientSecret = readSecret(settings, deps.env);
   const now = deps.now ?? Date.now;
   const limits = { ...INTROSPECTION_LIMITS, ...deps.limits };
   const endpoint = withCooldown(createEndpointSource(settings), limits.discoveryCooldownSeconds * 1000, now);
@@ -195,7 +197,7 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     issuer: settings.issuer,
     client_id: settings.clientId,
     // The variables this mode reads, as --check lists them (set, or start-up would have failed).
-    key_material: { [settings.clientSecretEnv]: 'set' },
+    key_material: { [secretSource(settings)]: 'set' },
     auth_method: settings.authMethod,
     cache_seconds: settings.cacheSeconds,
     timeout_ms: settings.timeoutMs,
@@ -229,13 +231,24 @@ const OAUTH2_SCHEME: SecuritySchemePart = Object.freeze({
 });
 
 /** The start-up line's part: the endpoint (redacted) and the secret's variable, never its value. */
-function summaryOf({ introspectionUrl, issuer, clientSecretEnv }: AuthConfig['oauth2']): string {
+function summaryOf(settings: AuthConfig['oauth2']): string {
+  const { introspectionUrl, issuer, clientSecretFile } = settings;
   const endpoint =
     introspectionUrl !== null ? redactUrl(introspectionUrl) : `the discovery document of ${redactUrl(String(issuer))}`;
-  return `introspection at ${endpoint}, client secret from environment variable ${clientSecretEnv}`;
+  const from = clientSecretFile === null ? 'environment variable' : 'file';
+  return `introspection at ${endpoint}, client secret from ${from} ${secretSource(settings)}`;
 }
 
-function readSecret(name: string, env: HandlerDeps['env']): string {
+/** The variable, or the file's absolute path, that holds the client secret. */
+function secretSource({ clientSecretEnv, clientSecretFile }: AuthConfig['oauth2']): string {
+  return clientSecretFile === null ? clientSecretEnv : resolve(clientSecretFile);
+}
+
+/** `client_secret_file` when set (read whole, one trailing newline dropped), else `client_secret_env`. */
+function readSecret(settings: AuthConfig['oauth2'], env: HandlerDeps['env']): string {
+  if (settings.clientSecretFile !== null)
+    return readSecretFile(settings.clientSecretFile, `${PATH}.client_secret_file`);
+  const name = settings.clientSecretEnv;
   const value = env[name];
   if (value === undefined || value === '') {
     throw new ConfigError({ path: `${PATH}.client_secret_env`, message: `the variable ${name} is unset or empty` });

@@ -54,3 +54,10 @@ export const redisUrl = z
   .string()
   .regex(/^rediss?:\/\/./, 'must be a redis:// (or rediss://) URL')
   .refine((url) => URL.canParse(url), 'must be a redis:// (or rediss://) URL');
+
+/** The path of a file holding key material (read elsewhere, never here); no NUL, at most 4096 characters. */
+export const filePath = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(4096, 'must be at most 4096 characters')
+  .regex(/^[^\x00]+$/, 'must be a file path');

@@ -7,7 +7,7 @@ import {
 } from '@authlayer/core';
 import type { CryptoKey, JWTVerifyGetKey } from 'jose';
 import { createRemoteKeySet, type JwksOptions } from './remote-key-set.js';
-import { loadStaticKeys } from './static-key.js';
+import { fromFile, fromVariable, loadStaticKeys } from './static-key.js';
 
 /** What a key source needs from the handler's deps. */
 export interface KeySourceDeps {
@@ -21,8 +21,8 @@ export interface KeySourceDeps {
 /** The keys of one issuer, and what operators see of them. */
 export interface KeySource {
   readonly getKey: JWTVerifyGetKey;
-  /** `jwks_url`, `discovery` or `public_key_env`. */
-  readonly kind: 'jwks_url' | 'discovery' | 'public_key_env';
+  /** `jwks_url`, `discovery`, `public_key_env` or `public_key_file`. */
+  readonly kind: 'jwks_url' | 'discovery' | 'public_key_env' | 'public_key_file';
   /** The state of a remote key set; `null` for a static key (always usable). */
   state(): KeyState | null;
   /** Whether the keys may vouch for a token now, by time (a static key: always). */
@@ -50,8 +50,8 @@ export async function createKeySource(
   label = 'auth.jwt',
 ): Promise<KeySource> {
   // Exactly one source is set, and discovery has an issuer: the config's rules (assertModeConfig).
-  const kind: KeySource['kind'] = jwt.jwksUrl !== null ? 'jwks_url' : jwt.discovery ? 'discovery' : 'public_key_env';
-  if (kind !== 'public_key_env') {
+  const kind = kindOf(jwt);
+  if (kind === 'jwks_url' || kind === 'discovery') {
     const location = kind === 'discovery' ? { issuer: jwt.issuer as string } : { jwksUrl: jwt.jwksUrl as string };
     const settings = {
       ...deps.jwks,
@@ -64,8 +64,18 @@ export async function createKeySource(
     const remote = createRemoteKeySet(location, settings);
     return { getKey: remote.getKey, kind, state: remote.state, usable: remote.usable, warm: remote.warm };
   }
-  const keys = await loadStaticKeys(jwt.publicKeyEnv as string, jwt.algorithms, deps.env, label);
+  const material =
+    kind === 'public_key_env'
+      ? fromVariable(jwt.publicKeyEnv as string, deps.env)
+      : fromFile(jwt.publicKeyFile as string, `${label}.public_key_file`);
+  const keys = await loadStaticKeys(material, jwt.algorithms, label);
   // The `alg` was checked against `algorithms` already, and there is a key for each of those.
   const getKey: JWTVerifyGetKey = (header) => keys.get(header.alg as JwtAlgorithm) as CryptoKey;
   return { getKey, kind, state: () => null, usable: () => true, warm: () => Promise.resolve() };
+}
+
+function kindOf(jwt: JwtProviderConfig): KeySource['kind'] {
+  if (jwt.jwksUrl !== null) return 'jwks_url';
+  if (jwt.discovery) return 'discovery';
+  return jwt.publicKeyEnv !== null ? 'public_key_env' : 'public_key_file';
 }

@@ -1,11 +1,36 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { ConfigError, HMAC_ALGORITHMS, type JwtAlgorithm } from '@authlayer/core';
+import { ConfigError, HMAC_ALGORITHMS, readSecretFile, type JwtAlgorithm } from '@authlayer/core';
+import { resolve } from 'node:path';
 import { importSPKI, type CryptoKey } from 'jose';
 
 /** The config paths that errors name: `auth.jwt.…` or `auth.jwt.providers[i].…`. */
 interface Paths {
   readonly key: string;
   readonly algorithms: string;
+}
+
+/** Key material as read: the field it comes from, how messages name it, and the value. */
+export interface KeyMaterial {
+  /** `public_key_env` or `public_key_file`. */
+  readonly field: string;
+  /** `environment variable JWT_PUBLIC_KEY`, `file /run/secrets/jwt.pem`. */
+  readonly what: string;
+  /** `undefined` for an unset variable. */
+  readonly value: string | undefined;
+}
+
+/** What `public_key_env`'s variable holds. */
+export function fromVariable(variable: string, env: Readonly<Record<string, string | undefined>>): KeyMaterial {
+  return { field: 'public_key_env', what: `environment variable ${variable}`, value: env[variable] };
+}
+
+/**
+ * What `public_key_file` holds, read whole (one trailing newline dropped).
+ *
+ * @throws ConfigError naming `field` and the path when the file is missing, unreadable or empty
+ */
+export function fromFile(path: string, field: string): KeyMaterial {
+  return { field: 'public_key_file', what: `file ${resolve(path)}`, value: readSecretFile(path, field) };
 }
 
 /** A verification key per allowed algorithm, made once at start-up. */
@@ -22,7 +47,7 @@ const RSA_MIN_BITS = 2048;
 const isHmac = (alg: JwtAlgorithm): boolean => (HMAC_ALGORITHMS as readonly string[]).includes(alg);
 
 /**
- * Reads the key material that `public_key_env` names and prepares one key per allowed algorithm.
+ * Prepares the key material that `public_key_env` or `public_key_file` names and prepares one key per allowed algorithm.
  * For RS and ES algorithms the variable holds a PEM public key (SPKI `PUBLIC KEY`, PKCS#1
  * `RSA PUBLIC KEY`; `\n` escapes count as line breaks); for HS algorithms it holds the shared secret, used
  * as its UTF-8 bytes.
@@ -33,21 +58,20 @@ const isHmac = (alg: JwtAlgorithm): boolean => (HMAC_ALGORITHMS as readonly stri
  *   a PEM key, an HMAC secret shorter than the hash, an RSA key under 2048 bits).
  */
 export async function loadStaticKeys(
-  variable: string,
+  material: KeyMaterial,
   algorithms: readonly JwtAlgorithm[],
-  env: Readonly<Record<string, string | undefined>>,
   label: string,
 ): Promise<StaticKeys> {
-  const paths: Paths = { key: `${label}.public_key_env`, algorithms: `${label}.algorithms` };
-  const value = env[variable];
+  const paths: Paths = { key: `${label}.${material.field}`, algorithms: `${label}.algorithms` };
+  const { value, what: variable } = material;
   if (value === undefined || value.trim() === '') {
-    throw new ConfigError({ path: paths.key, message: `environment variable ${variable} is unset or empty` });
+    throw new ConfigError({ path: paths.key, message: `${variable} is unset or empty` });
   }
   const hmac = algorithms.filter(isHmac);
   if (hmac.length > 0 && hmac.length < algorithms.length) {
     throw new ConfigError({
       path: paths.algorithms,
-      message: `one key variable (${variable}) cannot serve both HMAC (${hmac.join(', ')}) and public-key algorithms`,
+      message: `one key (${variable}) cannot serve both HMAC (${hmac.join(', ')}) and public-key algorithms`,
     });
   }
   return hmac.length > 0 ? loadSecret(variable, value, hmac, paths) : loadPublicKey(variable, value, algorithms, paths);
@@ -62,7 +86,7 @@ async function loadSecret(
   if (value.includes('-----BEGIN')) {
     throw new ConfigError({
       path: paths.key,
-      message: `environment variable ${variable} holds a PEM key, but HMAC algorithms (${algorithms.join(', ')}) need a shared secret`,
+      message: `${variable} holds a PEM key, but HMAC algorithms (${algorithms.join(', ')}) need a shared secret`,
     });
   }
   const secret = new TextEncoder().encode(value);
@@ -72,7 +96,7 @@ async function loadSecret(
     if (secret.length < min) {
       throw new ConfigError({
         path: paths.key,
-        message: `environment variable ${variable} holds a secret of ${secret.length} bytes; ${alg} needs at least ${min} (RFC 7518 section 3.2)`,
+        message: `${variable} holds a secret of ${secret.length} bytes; ${alg} needs at least ${min} (RFC 7518 section 3.2)`,
       });
     }
     // Imported once here, not by jose on every verification.
@@ -91,7 +115,7 @@ async function loadPublicKey(
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(value)) {
     throw new ConfigError({
       path: paths.key,
-      message: `environment variable ${variable} holds a private key; give the public key`,
+      message: `${variable} holds a private key; give the public key`,
     });
   }
   const key = parsePublicKey(variable, value, paths);
@@ -117,7 +141,7 @@ function parsePublicKey(variable: string, value: string, paths: Paths): KeyObjec
   } catch {
     throw new ConfigError({
       path: paths.key,
-      message: `environment variable ${variable} does not hold a PEM public key`,
+      message: `${variable} does not hold a PEM public key`,
     });
   }
 }

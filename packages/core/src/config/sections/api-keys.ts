@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULTS } from '../defaults.js';
-import { envVarName, NAME_MAX_LENGTH, type SectionIssue } from '../fields.js';
+import { envVarName, filePath, NAME_MAX_LENGTH, type SectionIssue } from '../fields.js';
 
 // RFC 9110 §5.6.2: a field name is a token.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -17,6 +17,9 @@ export const apiKeyEntrySchema = z.strictObject({
     .regex(/^[^\x00-\x1f\x7f]+$/, 'must not hold control characters'),
   env_var: envVarName.optional(),
   hash_env: envVarName.optional(),
+  // The file twins: the key itself, or its hex SHA-256, read from a file (a mounted secret).
+  key_file: filePath.optional(),
+  hash_file: filePath.optional(),
   roles: z.array(z.string().min(1, 'must not be empty')).optional(),
   tenant_id: z.string().min(1, 'must not be empty').nullable().optional(),
   expires: date.nullable().default(null),
@@ -41,6 +44,8 @@ export const apiKeysSchema = z
     // No .default(): `keys` excludes an env_var the user wrote, so "not written" must stay visible.
     // The converter fills the default; meta keeps it in the JSON Schema.
     env_var: envVarName.optional().meta({ default: DEFAULTS.apiKeys.envVar }),
+    // The spec's single key read from a file instead of env_var.
+    key_file: filePath.optional(),
     prefix: z
       .string()
       .max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`)
@@ -67,6 +72,8 @@ export const apiKeysSchema = z
       .optional(),
     // Named keys for many clients; at least one entry when present.
     keys: z.array(apiKeyEntrySchema).min(1, 'must list at least one key').optional(),
+    // A YAML list of {name, sha256, roles, tenant_id, expires, created}, read at start and on reload.
+    keys_file: filePath.optional(),
   })
   .prefault({});
 
@@ -87,8 +94,15 @@ export interface ApiKeysConfig {
   readonly enabled: boolean;
   /** Informational only: a key whose `created` is older gets a warning. Default 30. */
   readonly rotationDays: number;
-  /** `keys`: named keys for many clients. `null` (the default): the spec's single key. */
+  /** `key_file`: the spec's single key read from this file instead of {@link envVar}. Default `null`. */
+  readonly keyFile: string | null;
+  /**
+   * `keys`: named keys for many clients. `null` (the default): the spec's single key; `[]` when
+   * only `keys_file` names them.
+   */
   readonly keys: readonly ApiKeyEntryConfig[] | null;
+  /** `keys_file`: a YAML file of hashed entries, read by the handler (start-up and reload). Default `null`. */
+  readonly keysFile: string | null;
   /** `any` (default), or `checksummed`: a key must be `<prefix>_<32 base62>_<checksum>`. */
   readonly format: 'any' | 'checksummed';
   /** `key_prefixes`: the prefixes a checksummed key may have; `null`: those of the configured keys. */
@@ -108,10 +122,14 @@ export interface ApiKeyQuota {
 export interface ApiKeyEntryConfig {
   /** The client; becomes `userId`. */
   readonly name: string;
-  /** Variable holding the key itself; `null` when `hashEnv` is set. */
+  /** Variable holding the key itself; exactly one of `envVar`, `hashEnv`, `keyFile`, `hashFile` is set. */
   readonly envVar: string | null;
-  /** Variable holding the hex SHA-256 of the key; `null` when `envVar` is set. */
+  /** Variable holding the hex SHA-256 of the key. */
   readonly hashEnv: string | null;
+  /** File holding the key itself. */
+  readonly keyFile: string | null;
+  /** File holding the hex SHA-256 of the key. */
+  readonly hashFile: string | null;
   /** Roles of the client; permissions come from the top-level `roles`. */
   readonly roles: readonly string[];
   readonly tenantId: string | null;
@@ -134,7 +152,9 @@ export function toApiKeysConfig(raw: RawApiKeys): ApiKeysConfig {
     allowBearer: raw.allow_bearer,
     enabled: raw.enabled,
     rotationDays: raw.rotation_days,
-    keys: toApiKeyEntries(raw.keys),
+    keyFile: raw.key_file ?? null,
+    keys: toApiKeyEntries(raw.keys) ?? (raw.keys_file === undefined ? null : []),
+    keysFile: raw.keys_file ?? null,
     format: raw.format,
     keyPrefixes: raw.key_prefixes ?? null,
   };
@@ -155,22 +175,31 @@ export function apiKeyVariable(config: { readonly apiKeys: ApiKeysConfig }): str
  * `roles` or `tenant_id` (one entry may say them for all).
  */
 export function apiKeysIssues(apiKeys: RawApiKeys): SectionIssue[] {
-  const { keys } = apiKeys;
-  if (keys === undefined) return [];
-  const at = (index: number, ...rest: string[]) => ['auth', 'api_keys', 'keys', index, ...rest];
   const issues: SectionIssue[] = [];
-  const excluded = [apiKeys.env_var !== undefined && 'env_var', apiKeys.prefix !== null && 'prefix'].filter(Boolean);
-  if (excluded.length > 0) {
-    const fields = excluded.map((field) => `auth.api_keys.${String(field)}`).join(' and ');
+  if (apiKeys.key_file !== undefined && (apiKeys.env_var !== undefined || apiKeys.prefix !== null)) {
+    const other = apiKeys.env_var !== undefined ? 'env_var' : 'prefix';
+    issues.push({ path: ['auth', 'api_keys', 'key_file'], message: `set key_file or ${other}, not both` });
+  }
+  const lists = (['keys', 'keys_file'] as const).filter((field) => apiKeys[field] !== undefined);
+  const single = [
+    apiKeys.env_var !== undefined && 'env_var',
+    apiKeys.prefix !== null && 'prefix',
+    apiKeys.key_file !== undefined && 'key_file',
+  ].filter(Boolean);
+  if (lists.length > 0 && single.length > 0) {
+    const fields = single.map((field) => `auth.api_keys.${String(field)}`).join(' and ');
     issues.push({
-      path: ['auth', 'api_keys', 'keys'],
-      message: `excludes ${fields} (each key names its own variable)`,
+      path: ['auth', 'api_keys', lists[0]!],
+      message: `excludes ${fields} (each key names its own variable or file)`,
     });
   }
+  const { keys } = apiKeys;
+  if (keys === undefined) return issues;
+  const at = (index: number, ...rest: string[]) => ['auth', 'api_keys', 'keys', index, ...rest];
   const first = new Map<string, number>();
   keys.forEach((entry, index) => {
-    if ((entry.env_var === undefined) === (entry.hash_env === undefined)) {
-      issues.push({ path: at(index), message: 'needs exactly one of env_var and hash_env' });
+    if (SOURCES.filter((source) => entry[source] !== undefined).length !== 1) {
+      issues.push({ path: at(index), message: 'needs exactly one of env_var, hash_env, key_file and hash_file' });
     }
     const seen = first.get(entry.name);
     if (seen === undefined) return void first.set(entry.name, index);
@@ -221,6 +250,8 @@ function toApiKeyEntries(keys: readonly RawEntry[] | undefined): ApiKeyEntryConf
     name: entry.name,
     envVar: entry.env_var ?? null,
     hashEnv: entry.hash_env ?? null,
+    keyFile: entry.key_file ?? null,
+    hashFile: entry.hash_file ?? null,
     roles: [...(roles.get(entry.name) ?? [])],
     tenantId: tenants.get(entry.name) ?? null,
     expires: entry.expires,
@@ -229,6 +260,8 @@ function toApiKeyEntries(keys: readonly RawEntry[] | undefined): ApiKeyEntryConf
     quota: quotas.get(entry.name) ?? null,
   }));
 }
+
+const SOURCES = ['env_var', 'hash_env', 'key_file', 'hash_file'] as const;
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   const left = new Set(a);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULTS, HMAC_ALGORITHMS, JWT_ALGORITHMS, type JwtAlgorithm } from '../defaults.js';
-import { claimPath, envVarName, intRange, keySetUrl, text, type SectionIssue } from '../fields.js';
+import { claimPath, envVarName, filePath, intRange, keySetUrl, text, type SectionIssue } from '../fields.js';
 import { claimsSchema, toClaimsConfig, type ClaimsConfig } from './claims.js';
 import { senderConstraintFields, toSenderConstraintConfig, type SenderConstraintConfig } from './sender-constraint.js';
 
@@ -25,6 +25,7 @@ const providerSchema = z.strictObject({
   issuer: text,
   jwks_url: jwksUrl.optional(),
   public_key_env: envVarName.optional(),
+  public_key_file: filePath.optional(),
   discovery: z.boolean().optional(),
   audience: text.nullable().optional(),
   algorithms: algorithms.optional(),
@@ -41,6 +42,8 @@ export const jwtSchema = z
   .strictObject({
     jwks_url: jwksUrl.nullable().default(null),
     public_key_env: envVarName.nullable().default(null),
+    // The twin of public_key_env: the PEM public key or HMAC secret read from a file.
+    public_key_file: filePath.nullable().default(null),
     issuer: text.nullable().default(null),
     audience: text.nullable().default(null),
     algorithms: algorithms.default([...DEFAULTS.jwt.algorithms]),
@@ -68,6 +71,8 @@ type RawProvider = NonNullable<RawJwt['providers']>[number];
 export interface JwtProviderConfig {
   readonly jwksUrl: string | null;
   readonly publicKeyEnv: string | null;
+  /** `public_key_file`: the file holding what `public_key_env`'s variable would. */
+  readonly publicKeyFile: string | null;
   /** `jwks_uri` from `<issuer>/.well-known/openid-configuration`. Default `false`. */
   readonly discovery: boolean;
   readonly issuer: string | null;
@@ -107,6 +112,7 @@ export function toJwtConfig(jwt: RawJwt): JwtConfig {
       ...jwt,
       jwks_url: entry.jwks_url ?? null,
       public_key_env: entry.public_key_env ?? null,
+      public_key_file: entry.public_key_file ?? null,
       discovery: entry.discovery ?? false,
       ...definedFields(entry),
     }),
@@ -118,6 +124,7 @@ function toProvider(jwt: Omit<RawJwt, 'providers' | 'cookie'>): JwtProviderConfi
   return {
     jwksUrl: jwt.jwks_url,
     publicKeyEnv: jwt.public_key_env,
+    publicKeyFile: jwt.public_key_file,
     discovery: jwt.discovery,
     issuer: jwt.issuer,
     audience: jwt.audience,
@@ -148,11 +155,16 @@ export function jwtIssues(jwt: JwtConfig, active: boolean): SectionIssue[] {
   const at = (path: Path, message: string) => void issues.push({ path: ['auth', 'jwt', ...path], message });
   if (jwt.providers.length === 0) {
     if (active && sourcesOf(jwt).length === 0)
-      at([], 'jwt mode needs jwks_url, public_key_env, discovery or providers');
+      at([], 'jwt mode needs jwks_url, public_key_env, public_key_file, discovery or providers');
     checkSource(jwt, [], at);
     return issues;
   }
-  const beside = { jwks_url: jwt.jwksUrl, public_key_env: jwt.publicKeyEnv, issuer: jwt.issuer };
+  const beside = {
+    jwks_url: jwt.jwksUrl,
+    public_key_env: jwt.publicKeyEnv,
+    public_key_file: jwt.publicKeyFile,
+    issuer: jwt.issuer,
+  };
   for (const [field, value] of Object.entries(beside)) {
     if (value !== null) at([field], 'set it in each entry of providers, not beside them');
   }
@@ -160,7 +172,8 @@ export function jwtIssues(jwt: JwtConfig, active: boolean): SectionIssue[] {
   const seen = new Set<string | null>();
   jwt.providers.forEach((provider, index) => {
     const path = ['providers', index];
-    if (sourcesOf(provider).length === 0) at(path, 'each provider needs jwks_url, public_key_env or discovery');
+    if (sourcesOf(provider).length === 0)
+      at(path, 'each provider needs jwks_url, public_key_env, public_key_file or discovery');
     checkSource(provider, path, at);
     if (seen.has(provider.issuer)) at([...path, 'issuer'], `duplicate issuer "${String(provider.issuer)}"`);
     seen.add(provider.issuer);
@@ -172,18 +185,23 @@ function sourcesOf(provider: JwtProviderConfig): string[] {
   const sources: string[] = [];
   if (provider.jwksUrl !== null) sources.push('jwks_url');
   if (provider.publicKeyEnv !== null) sources.push('public_key_env');
+  if (provider.publicKeyFile !== null) sources.push('public_key_file');
   if (provider.discovery) sources.push('discovery');
   return sources;
 }
 
 function checkSource(provider: JwtProviderConfig, path: Path, at: (path: Path, message: string) => void): void {
   const sources = sourcesOf(provider);
-  if (sources.length > 1) at(path, `set one of jwks_url, public_key_env and discovery, not ${sources.join(' and ')}`);
+  if (sources.length > 1)
+    at(path, `set one of jwks_url, public_key_env, public_key_file and discovery, not ${sources.join(' and ')}`);
   // OpenID Connect Discovery §4: the document's URL is made from the issuer.
   if (provider.discovery && provider.issuer === null) at([...path, 'issuer'], 'discovery needs issuer');
   const hmac = provider.algorithms.filter((alg) => (HMAC_ALGORITHMS as readonly string[]).includes(alg));
-  const remote = sources.find((source) => source !== 'public_key_env');
+  const remote = sources.find((source) => source !== 'public_key_env' && source !== 'public_key_file');
   if (remote !== undefined && hmac.length > 0) {
-    at([...path, 'algorithms'], `${hmac.join(', ')} need a shared secret through public_key_env, not ${remote}`);
+    at(
+      [...path, 'algorithms'],
+      `${hmac.join(', ')} need a shared secret through public_key_env or public_key_file, not ${remote}`,
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULTS, OAUTH2_AUTH_METHODS, type OAuth2AuthMethod } from '../defaults.js';
-import { envVarName, intRange, keySetUrl, redisUrl, text, type SectionIssue } from '../fields.js';
+import { envVarName, filePath, intRange, keySetUrl, redisUrl, text, type SectionIssue } from '../fields.js';
 import { claimsSchema, toClaimsConfig, type ClaimsConfig } from './claims.js';
 import { senderConstraintFields, toSenderConstraintConfig, type SenderConstraintConfig } from './sender-constraint.js';
 
@@ -13,6 +13,8 @@ export const oauth2Schema = z
     audience: text.nullable().default(null),
     client_id: text.nullable().default(null),
     client_secret_env: envVarName.default(DEFAULTS.oauth2.clientSecretEnv),
+    // When set, the client secret is read from this file, and client_secret_env is not read.
+    client_secret_file: filePath.nullable().default(null),
     auth_method: z.enum(OAUTH2_AUTH_METHODS).default(DEFAULTS.oauth2.authMethod),
     cache_seconds: intRange(0, DEFAULTS.oauth2.cacheMaxSeconds).default(DEFAULTS.oauth2.cacheSeconds),
     timeout_ms: intRange(1, DEFAULTS.oauth2.timeoutMaxMs).default(DEFAULTS.oauth2.timeoutMs),
@@ -38,6 +40,8 @@ export interface OAuth2Config extends SenderConstraintConfig {
   readonly clientId: string | null;
   /** The variable holding the client secret. Default `OAUTH2_CLIENT_SECRET`. */
   readonly clientSecretEnv: string;
+  /** `client_secret_file`: the file holding the client secret, in place of the variable. Default `null`. */
+  readonly clientSecretFile: string | null;
   /** Default `client_secret_basic`. */
   readonly authMethod: OAuth2AuthMethod;
   /** How long an active answer is reused, never past its `exp`; 0 = never. Default 60, at most 3600. */
@@ -61,6 +65,7 @@ export function toOAuth2Config(raw: z.output<typeof oauth2Schema>): OAuth2Config
     audience: raw.audience,
     clientId: raw.client_id,
     clientSecretEnv: raw.client_secret_env,
+    clientSecretFile: raw.client_secret_file,
     authMethod: raw.auth_method,
     cacheSeconds: raw.cache_seconds,
     timeoutMs: raw.timeout_ms,
