@@ -8,7 +8,7 @@ import {
   type AuthMiddleware,
   type AuthMiddlewareOptions,
 } from '@authlayer/express';
-import { isParsedAuthConfig, parseAuthConfig, type AuthConfig } from '@authlayer/core';
+import { isParsedAuthConfig, parseAuthConfig, type AuthConfig, type Logger } from '@authlayer/core';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger as Pino } from 'pino';
 import { toLogger } from './logging.js';
@@ -36,8 +36,13 @@ export interface ServiceOptions extends AuthMiddlewareOptions {
 /**
  * The service; `shutdown()` releases what it holds open (the rate limit's Redis connection), and
  * `auth` is its authentication middleware (what it says about itself goes into start-up lines).
+ * `reload()` reads the config file again (SIGHUP): see `AuthMiddleware.reload`.
  */
-export type ServiceApp = Express & { shutdown(): Promise<void>; readonly auth: AuthMiddleware };
+export type ServiceApp = Express & {
+  shutdown(): Promise<void>;
+  reload(): Promise<unknown>;
+  readonly auth: AuthMiddleware;
+};
 
 /**
  * Builds the reference service for a config, exactly as a user's own app would: through
@@ -51,10 +56,20 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   const logger = options.logger ?? (log === undefined ? undefined : toLogger(log));
   const given = isParsedAuthConfig(config) ? config : parseAuthConfig(config);
   const serveMetrics = metricsOption ?? given.metrics;
-  const parsed = withServiceRoutes(given, serveMetrics);
-  const auth = await createAuthMiddleware(parsed, {
+  let app: Express | null = null;
+  const auth = await createAuthMiddleware(given, {
     ...middlewareOptions,
     ...(logger === undefined ? {} : { logger }),
+    // Every config, the first and each reloaded one, gets the service's own routes in its table.
+    prepare: (config) => withServiceRoutes(config, serveMetrics),
+    checkReload: (next) => {
+      warnAboutKeptSettings(given, next.config, logger);
+      if (!next.config.forwardAuth.enabled && app !== null) checkAccessRoutes(next.unmatchedRules(app));
+    },
+    onReload: (event) => {
+      metrics.reload(event);
+      options.onReload?.(event);
+    },
     observe: { keyFetch: metrics.keyFetch, tokenCache: metrics.tokenCache },
     // The decision is made once, in the middleware; here it becomes one audit line and the metrics.
     onDecision: (decision: AuthDecision) => {
@@ -62,11 +77,11 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
       metrics.observe(decision);
     },
   });
-  const document = buildOpenApiDocument(auth);
-  const app = express();
+  app = express();
   app.disable('x-powered-by');
   app.use(requestId());
-  if (log !== undefined) app.use(requestLog(log, secretHeaders(auth.config)));
+  // Read per request: a reload may name another API key header.
+  if (log !== undefined) app.use(requestLog(log, () => secretHeaders(auth.config)));
   // /forward-auth takes any method, and is not itself under the table: it applies the table to the
   // request a proxy describes.
   if (auth.config.forwardAuth.enabled) app.use(forwardAuthRouter(auth));
@@ -80,8 +95,9 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   const metadata = auth.resourceMetadata();
   // RFC 9728 protected resource metadata, public: clients read it to learn how to get a token.
   if (metadata !== null) app.get(new URL(metadata.url).pathname, (_req, res) => void res.json(metadata.document));
+  const documentOf = latestOf(auth, buildOpenApiDocument);
   app.get('/openapi.json', (_req, res) => {
-    res.json(document);
+    res.json(documentOf());
   });
   app.use(invokeRouter());
   app.use(docsRouter());
@@ -94,7 +110,31 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
     await auth.close();
     throw error;
   }
-  return Object.assign(app, { shutdown: () => auth.close(), auth });
+  return Object.assign(app, { shutdown: () => auth.close(), reload: () => auth.reload(), auth });
+}
+
+/** `make(auth)`, made again only when a reload replaced the config. */
+function latestOf<T>(auth: AuthMiddleware, make: (auth: AuthMiddleware) => T): () => T {
+  let made: { config: AuthConfig; value: T } | null = null;
+  return () => {
+    if (made?.config !== auth.config) made = { config: auth.config, value: make(auth) };
+    return made.value;
+  };
+}
+
+/**
+ * What a reload cannot change in the service, since it decided which routes exist at start:
+ * `metrics`, `forward_auth.enabled`, `resource`, and `tls` (the listener). Each change is one
+ * warning; the rest serves.
+ */
+function warnAboutKeptSettings(first: AuthConfig, next: AuthConfig, logger: Logger | undefined): void {
+  const kept = [
+    first.metrics !== next.metrics && 'metrics',
+    first.forwardAuth.enabled !== next.forwardAuth.enabled && 'forward_auth.enabled',
+    JSON.stringify(first.resource) !== JSON.stringify(next.resource) && 'resource',
+    JSON.stringify(first.tls) !== JSON.stringify(next.tls) && 'tls',
+  ].filter(Boolean);
+  if (kept.length > 0) logger?.warn(`config reload: ${kept.join(', ')} changed; kept as at start until a restart`);
 }
 
 /** Answers 404 `not_found` to any method but those listed, before any route can answer it. */

@@ -22,6 +22,8 @@ export interface CheckReport {
   /** The top-level `rate_limit` (`null`: off), with the user and password of a Redis URL hidden. */
   readonly rate_limit: unknown;
   readonly metrics: boolean;
+  /** The top-level `reload`. */
+  readonly reload: { readonly watch: boolean };
   /** The `access` section as written (`"METHOD /path"` → permissions, scopes, roles). */
   readonly access: unknown;
   /** The top-level `forward_auth`, with the default identity headers filled in. */
@@ -53,8 +55,20 @@ export async function checkConfig(
   // The TLS files are read as a start reads them: a missing one fails --check too.
   await readTlsOptions(config.tls, dirname(resolve(path)));
   const { keyMaterial, details } = describeHandlers(config, auth.describe());
-  const { roles, rateLimit, metrics, access, accessPolicy, forwardAuth, resource, revocation, tls, modes, ...rest } =
-    config;
+  const {
+    roles,
+    rateLimit,
+    metrics,
+    reload,
+    access,
+    accessPolicy,
+    forwardAuth,
+    resource,
+    revocation,
+    tls,
+    modes,
+    ...rest
+  } = config;
   const resolved = redactUrls(toSnakeCase(rest)) as { mode: unknown };
   resolved.mode = modes.length > 1 ? modes : config.mode;
   const limits =
@@ -73,6 +87,7 @@ export async function checkConfig(
     roles: toSnakeCase(roles),
     rate_limit: limits,
     metrics,
+    reload: { watch: reload.watch },
     // As the YAML writes it: the policy beside the routes, each rule in snake_case.
     access: {
       default: accessPolicy.default ?? 'authenticated',

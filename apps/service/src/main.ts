@@ -44,6 +44,14 @@ async function main(): Promise<void> {
   if (cluster.isPrimary) say(port);
 }
 
+/**
+ * SIGHUP reloads the config file and the key files it names; a failure is logged and counted by
+ * the middleware, and the old config keeps serving. Listened to from the first moment, so a
+ * SIGHUP that comes while the process starts is not its default (the end of the process).
+ */
+let reloadOnHangup = (): void => undefined;
+process.on('SIGHUP', () => reloadOnHangup());
+
 /** Builds the app, listens (HTTPS with `tls`), and stops gracefully on SIGTERM/SIGINT; resolves with the port. */
 async function serve(
   settings: Settings,
@@ -64,6 +72,7 @@ async function serve(
     server.once('error', reject);
   });
   stopOnSignals(server, logger, app.shutdown, (code) => process.exit(code));
+  reloadOnHangup = () => void app.reload().catch(() => undefined);
   const address = server.address();
   return typeof address === 'object' && address !== null ? address.port : settings.port;
 }

@@ -11,6 +11,8 @@ export interface ServiceMetrics {
   keyFetch(result: string): void;
   /** Counts one lookup in the cache of verified tokens (`hit` or `miss`). */
   tokenCache(result: string): void;
+  /** Counts one config reload (`ok` or `failed`). */
+  reload(event: { readonly result: string }): void;
   /** `GET /metrics`: the Prometheus text format. */
   readonly handler: RequestHandler;
 }
@@ -19,7 +21,7 @@ export interface ServiceMetrics {
  * Makes the metrics: `authlayer_auth_decisions_total{method,outcome,reason}`,
  * `authlayer_auth_duration_seconds{method,outcome}` (histogram),
  * `authlayer_key_fetches_total{result}`, `authlayer_token_cache_total{result}`,
- * `authlayer_api_key_requests_total{client,outcome}`, and Node's
+ * `authlayer_api_key_requests_total{client,outcome}`, `authlayer_config_reloads_total{result}`, and Node's
  * default process metrics (`process_resident_memory_bytes`, ...).
  */
 export function createServiceMetrics(): ServiceMetrics {
@@ -56,8 +58,15 @@ export function createServiceMetrics(): ServiceMetrics {
     labelNames: ['client', 'outcome'] as const,
     registers: [registry],
   });
+  const reloads = new Counter({
+    name: 'authlayer_config_reloads_total',
+    help: 'Config reloads (SIGHUP, reload.watch), by result',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    reload: ({ result }) => reloads.inc({ result }),
     observe: ({ method, outcome, reason, userId, durationMs }) => {
       decisions.inc({ method, outcome, reason: reason ?? '' });
       duration.observe({ method, outcome }, durationMs / 1000);

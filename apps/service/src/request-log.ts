@@ -5,7 +5,7 @@ import { pinoHttp } from 'pino-http';
 import { headersToLog, urlToLog } from './logging.js';
 
 /** One line per request (pino-http), under the request's id, with only {@link headersToLog}. */
-export function requestLog(log: Pino, secret: readonly string[]) {
+export function requestLog(log: Pino, secret: () => readonly string[]) {
   return pinoHttp({
     logger: log,
     genReqId: (_req, res) => requestIdOf(res) ?? randomUUID(),
@@ -33,7 +33,7 @@ export function requestLog(log: Pino, secret: readonly string[]) {
       }) => ({
         ...req,
         url: urlToLog(req.url),
-        headers: headersToLog(req.headers, secret),
+        headers: headersToLog(req.headers, secret()),
       }),
       // pino-http makes an Error for a 5xx; its kind is enough (no message, no stack in a log line).
       err: (error: { type?: string }) => ({ type: error.type }),

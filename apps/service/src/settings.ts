@@ -73,7 +73,13 @@ Environment:
   METRICS         1 serves GET /metrics (default: the config's metrics)
   WORKERS         worker processes on one port (default 1)
   SERVICE_API_KEY, <PREFIX>_API_KEY, the variable public_key_env names
-                  key material; only ever read from the environment
+                  key material, from the environment (or from the files that
+                  key_file, keys_file, public_key_file and client_secret_file name)
+
+Signals:
+  SIGHUP          reload the config and its key files (every worker); a failure
+                  keeps the old config and is logged, counted and shown on /healthz
+  SIGTERM, SIGINT stop gracefully
 
 npx -y pnpm@10.34.9 needs nothing installed but Node.js; --silent keeps pnpm's own
 lines out of stdout, so that --check's JSON can be piped.

@@ -4,7 +4,8 @@ import { createWorkerSupervisor } from './worker-supervisor.js';
 
 /**
  * `WORKERS=N` (N > 1): the primary process forks N workers that share one port (node:cluster),
- * says once where they listen, passes SIGTERM/SIGINT on to them and exits 0 when they all have.
+ * says once where they listen, passes SIGTERM/SIGINT on to them and exits 0 when they all have,
+ * and passes SIGHUP (reload) on to every worker.
  * What happens when a worker dies is decided by `createWorkerSupervisor`.
  */
 export function runPrimary(workers: number, logger: Logger, listening: (port: number) => void): void {
@@ -25,6 +26,12 @@ export function runPrimary(workers: number, logger: Logger, listening: (port: nu
   cluster.on('exit', (worker, code, signal) =>
     supervisor.exited(worker.id, worker.process.pid, signal ?? `exit code ${String(code)}`),
   );
+  // Every worker reloads on its own: each holds its own config and handlers.
+  process.on('SIGHUP', () => {
+    const workers = Object.values(cluster.workers ?? {});
+    logger.info(`SIGHUP: reloading the config in ${workers.length} workers`);
+    for (const worker of workers) worker?.process.kill('SIGHUP');
+  });
   process.on('SIGTERM', (signal) => supervisor.stop(signal));
   process.on('SIGINT', (signal) => supervisor.stop(signal));
   supervisor.start();

@@ -28,7 +28,11 @@ const token = (claims: object) => mintToken(signing, { sub: 'u-1', exp: NOW + 60
 describe('the reference service with access and several modes', () => {
   it('shows mode and handler as lists on /healthz', async () => {
     const res = await request(app).get('/healthz').expect(200);
-    expect(res.body).toEqual({ status: 'ok', auth: { mode: ['api_key', 'jwt'], handler: ['api_key', 'jwt'] } });
+    expect(res.body).toEqual({
+      status: 'ok',
+      auth: { mode: ['api_key', 'jwt'], handler: ['api_key', 'jwt'] },
+      config: { generation: 1, loaded_at: expect.any(String), last_reload_error: null },
+    });
   });
 
   it('lets a JWT whose role grants invoke call /invoke', async () => {

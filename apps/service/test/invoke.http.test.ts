@@ -17,7 +17,11 @@ describe('the reference service, API key mode', () => {
 
   it('GET /healthz answers 200 without authentication', async () => {
     const res = await request(app).get('/healthz').expect(200);
-    expect(res.body).toEqual({ status: 'ok', auth: { mode: 'api_key', handler: 'api_key' } });
+    expect(res.body).toEqual({
+      status: 'ok',
+      auth: { mode: 'api_key', handler: 'api_key' },
+      config: { generation: 1, loaded_at: expect.any(String), last_reload_error: null },
+    });
   });
 
   it('POST /invoke, authenticated, echoes the query with the AuthContext', async () => {

@@ -88,6 +88,7 @@ describe('the reference service, JWT mode, with a real OpenID provider', () => {
     expect((await request(app).get('/healthz').expect(200)).body).toEqual({
       status: 'ok',
       auth: { mode: 'jwt', handler: 'jwt' },
+      config: { generation: 1, loaded_at: expect.any(String), last_reload_error: null },
       keys: { state: expect.stringMatching(/^(fresh|not_fetched)$/) },
     });
     const doc = (await request(app).get('/openapi.json').expect(200)).body;

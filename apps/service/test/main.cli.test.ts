@@ -182,7 +182,11 @@ describe('the running CLI', () => {
   it('serves the default service.yaml (API key mode) on 127.0.0.1', async () => {
     expect(service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const health = await fetch(`${service.url}/healthz`);
-    expect(await health.json()).toEqual({ status: 'ok', auth: { mode: 'api_key', handler: 'api_key' } });
+    expect(await health.json()).toEqual({
+      status: 'ok',
+      auth: { mode: 'api_key', handler: 'api_key' },
+      config: { generation: 1, loaded_at: expect.any(String), last_reload_error: null },
+    });
     const ok = await fetch(`${service.url}/invoke`, {
       method: 'POST',
       headers: { 'X-API-Key': KEY, 'Content-Type': 'application/json' },

@@ -112,6 +112,7 @@ describe('reference service, auth.mode oauth2', () => {
     expect((await request(app).get('/healthz')).body).toEqual({
       status: 'ok',
       auth: { mode: 'oauth2', handler: 'oauth2' },
+      config: { generation: 1, loaded_at: expect.any(String), last_reload_error: null },
       keys: { state: expect.any(String) },
     });
   });

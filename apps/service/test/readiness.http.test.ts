@@ -65,6 +65,7 @@ describe('an unreachable provider at start-up, then an outage', () => {
     expect(await health()).toEqual({
       status: 'ok',
       auth: { mode: 'jwt', handler: 'jwt' },
+      config: { generation: 1, loaded_at: expect.any(String), last_reload_error: null },
       keys: { state: 'unavailable' },
     });
     await idp.start();

@@ -204,6 +204,18 @@ export interface SharedStore {
   set(key: string, value: string, ttlMs: number): Promise<void>;
 }
 
+/**
+ * What a handler may keep across a reload: a thing made for one source (a remote key set) is
+ * handed to the handler of the next config when it asks with the same key, so a reload that
+ * leaves a source unchanged costs it no fetch. Things no new handler asked for are closed (their
+ * `close()`, when they have one) once the new config serves; a reload that fails closes what
+ * it made.
+ */
+export interface ReloadCarry {
+  /** The thing kept under `key` (its source and every setting it depends on), else `make()`'s. */
+  keep<T extends object>(key: string, make: () => T): T;
+}
+
 /** What a handler is given besides its config, so tests can pin the clock and the environment. */
 export interface HandlerDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -225,6 +237,8 @@ export interface HandlerDeps {
    * Give one shared by every replica so that a proof replayed to another one is refused too.
    */
   readonly replayCache?: ReplayCache;
+  /** Given by a middleware that reloads: see {@link ReloadCarry}. Default: nothing is kept. */
+  readonly carry?: ReloadCarry;
 }
 
 /**

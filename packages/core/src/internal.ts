@@ -12,3 +12,5 @@ export { readClaim } from './claims-mapper.js';
 export { resourceMetadataUrl } from './config/sections/resource.js';
 export { withResourceMetadata } from './challenge.js';
 export { readSchemeToken } from './bearer-token.js';
+export { configSourceOf } from './config/parse-auth-config.js';
+export { keyFilesOf } from './config/key-files.js';

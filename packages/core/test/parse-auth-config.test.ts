@@ -91,6 +91,7 @@ describe('parseAuthConfig: defaults', () => {
       roles: [],
       rateLimit: null,
       metrics: false,
+      reload: { watch: false },
       access: {},
       accessPolicy: { default: null, reportOnly: false },
       forwardAuth: {
@@ -119,6 +120,7 @@ describe('parseAuthConfig: defaults', () => {
       roles: [],
       rateLimit: null,
       metrics: false,
+      reload: { watch: false },
       access: {},
       accessPolicy: { default: null, reportOnly: false },
       forwardAuth: {
@@ -226,6 +228,7 @@ describe('parseAuthConfig: defaults', () => {
       ],
       rateLimit: null,
       metrics: false,
+      reload: { watch: false },
     });
   });
 
@@ -693,6 +696,7 @@ describe('parseAuthConfig: the result', () => {
       'roles',
       'rateLimit',
       'metrics',
+      'reload',
       'access',
       'accessPolicy',
       'forwardAuth',

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../src/config/config-error.js';
 import { readApiKeysFile } from '../src/config/api-keys-file.js';
-import { parseAuthConfig } from '../src/config/parse-auth-config.js';
+import { configSourceOf, parseAuthConfig, withAccessDefaults } from '../src/config/parse-auth-config.js';
+import { keyFilesOf } from '../src/config/key-files.js';
+import { loadConfig } from '../src/config/load-config-file.js';
 import { readSecretFile } from '../src/config/read-secret-file.js';
 
 // Contract, "Live changes without a restart": the file twin of every secret-bearing field.
@@ -197,5 +199,35 @@ describe('config: the file fields and their rules', () => {
   it('takes HMAC algorithms with public_key_file (a shared secret in a file)', () => {
     const config = parseAuthConfig({ auth: { mode: 'jwt', jwt: { public_key_file: '/s', algorithms: ['HS256'] } } });
     expect(config.jwt.algorithms).toEqual(['HS256']);
+  });
+});
+
+describe('the files a config names, and the file it came from', () => {
+  it('keyFilesOf lists every key file once, as absolute paths', () => {
+    const config = parseAuthConfig({
+      auth: {
+        mode: ['api_key', 'jwt', 'oauth2'],
+        api_keys: {
+          keys_file: '/k.yaml',
+          keys: [
+            { name: 'a', key_file: 'rel/a' },
+            { name: 'b', hash_file: '/b' },
+            { name: 'c', env_var: 'C' },
+          ],
+        },
+        jwt: { providers: [{ issuer: 'https://i.example', public_key_file: '/p.pem' }] },
+        oauth2: { introspection_url: 'https://i.example/x', client_id: 'c', client_secret_file: '/b' },
+      },
+    });
+    expect(keyFilesOf(config)).toEqual(['/k.yaml', join(process.cwd(), 'rel/a'), '/b', '/p.pem']);
+    expect(keyFilesOf(parseAuthConfig({ auth: { api_keys: { key_file: '/one' } } }))).toEqual(['/one']);
+  });
+
+  it('configSourceOf: the absolute path loadConfig read, kept by withAccessDefaults; null for an object', async () => {
+    const path = file('service.yaml', 'auth:\n  mode: api_key\n');
+    const loaded = await loadConfig(path);
+    expect(configSourceOf(loaded)).toBe(path);
+    expect(configSourceOf(withAccessDefaults(loaded, { 'GET /x': 'public' }))).toBe(path);
+    expect(configSourceOf(withAccessDefaults(parseAuthConfig({ auth: {} }), {}))).toBeNull();
   });
 });

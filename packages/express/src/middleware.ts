@@ -1,6 +1,6 @@
 import {
-  bearerError,
   isParsedAuthConfig,
+  loadConfig,
   parseAuthConfig,
   type AuthConfig,
   type AuthContext,
@@ -14,26 +14,25 @@ import {
   type Logger,
   type RevocationCheck,
 } from '@authlayer/core';
-import { authenticateNowOf, resourceMetadataUrl } from '@authlayer/core/internal';
+import { configSourceOf, keyFilesOf } from '@authlayer/core/internal';
 import type { NextFunction, Request, Response } from 'express';
-import { authorizeByPlan, createAccessMiddleware, type AccessFlow } from './access/access-middleware.js';
-import { compileTable, matchEntries, planFor } from './access/access-table.js';
-import { unmatchedKeys } from './access/unmatched-rules.js';
-import { authenticateRequest, type AuthenticateDeps } from './authenticate-request.js';
-import { combineHandlers } from './combine-handlers.js';
-import { credentialHeaders } from './credentials.js';
 import type { DecisionListener } from './decision.js';
-import { loadModeHandler, type ImportModule, type LoadedMode } from './load-mode.js';
+import { buildGeneration, type Generation } from './generation.js';
+import type { ImportModule, LoadedMode } from './load-mode.js';
 import { loadRateLimits } from './load-rate-limits.js';
 import { consoleLogger } from './logger.js';
+import { createCarryPool } from './reload/carry-pool.js';
+import { reloadFailure, type ReloadEvent, type ReloadState } from './reload/reload-state.js';
+import { watchFiles, type FileWatch } from './reload/watch-files.js';
 import type { Revocation, RevokeOptions } from './revocation/revocation-entry.js';
-import { createStoreConnector } from './shared-store/store-connector.js';
 import {
   createRevocationFlow,
   readinessWith,
   revocationApi,
   type AuthReadiness,
+  type RevocationFlow,
 } from './revocation/revocation-flow.js';
+import { createStoreConnector } from './shared-store/store-connector.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -80,6 +79,18 @@ export interface AuthMiddlewareOptions {
    * throws). JWT mode asks it; API key mode has no tokens to revoke and does not.
    */
   readonly isRevoked?: RevocationCheck;
+  /**
+   * Applied to every config before it serves, the first and each reloaded one (the reference
+   * service adds its own routes to the `access` table). Default: none.
+   */
+  readonly prepare?: (config: AuthConfig) => AuthConfig;
+  /**
+   * Asked before a reloaded config serves, with what it would serve; throwing (a ConfigError)
+   * refuses the reload as a broken config would. Default: none.
+   */
+  readonly checkReload?: (next: { readonly config: AuthConfig; unmatchedRules(app: unknown): string[] }) => void;
+  /** Told of every reload, successful or failed (for metrics). Default: none. */
+  readonly onReload?: (event: ReloadEvent) => void;
 }
 
 /**
@@ -91,7 +102,10 @@ export interface RouteMiddleware {
   <P = Request['params']>(req: Request<P>, res: Response, next: NextFunction): void;
 }
 
-/** The middleware, which also says what it is: the configured mode and the active handler. */
+/**
+ * The middleware, which also says what it is: the configured mode and the active handler. Each
+ * of these answers for the config serving now (a reload replaces it).
+ */
 export interface AuthMiddleware extends RouteMiddleware {
   readonly config: AuthConfig;
   /** The configured mode (the first, when `auth.mode` is a list). */
@@ -158,7 +172,25 @@ export interface AuthMiddleware extends RouteMiddleware {
   unrevoke(entry: string): Promise<boolean>;
   /** The revocations in force, read from Redis, soonest to end first. Rejects as `revoke`. */
   revocations(): Promise<Revocation[]>;
-  /** Releases what the middleware holds open (the Redis connections); for shutdown. */
+  /**
+   * Replaces the config without a restart: `config` (a parsed config or the same shape as a plain
+   * object), or, without one, the file the serving config was read from by `loadConfig`, read
+   * again. The new config and every file and variable it names are read and checked in full
+   * first (the mode packages build their handlers); then it replaces the old one at once.
+   * Requests that started keep the config they started with; later ones get the new one, with
+   * caches of verified tokens empty; remote key sets of unchanged sources are kept. `rate_limit`
+   * is kept as it was at start (a warning says so when it changed). A reload that fails changes
+   * nothing, logs one `error` line naming the field, and rejects. Reloads run one at a time.
+   *
+   * @returns the generation that serves now
+   * @throws ConfigError for a broken config or missing key material; the old config keeps serving
+   * @example
+   * process.on('SIGHUP', () => auth.reload().catch(() => {})); // logged already
+   */
+  reload(config?: AuthConfig | object): Promise<ReloadState>;
+  /** The serving config's generation, when it was loaded, and the last reload's error (for `/healthz`). */
+  reloadState(): ReloadState;
+  /** Releases what the middleware holds open (the Redis connections, file watches); for shutdown. */
   close(): Promise<void>;
 }
 
@@ -171,6 +203,8 @@ const NOTHING: HandlerDescription = Object.freeze({});
  * body; on success it sets `req.auth`, on failure it answers 401 itself with the contract's JSON
  * body and `WWW-Authenticate`. A CORS preflight passes untouched (`req.auth` unset), so the app's
  * CORS handler answers it. `auth.optional` lets requests without credentials through anonymously.
+ * `auth.reload()` replaces the config without a restart; with `reload.watch: true` in a config
+ * read by `loadConfig`, a change of the file or of a key file it names reloads by itself.
  *
  * @param config - a config from `loadConfig`/`parseAuthConfig`, or the same shape as a plain object
  * @throws ConfigError on a bad config or missing key material (or a missing mode package with
@@ -188,163 +222,155 @@ export async function createAuthMiddleware(
   if (options.isRevoked !== undefined && typeof options.isRevoked !== 'function') {
     throw new TypeError('createAuthMiddleware: options.isRevoked must be a function');
   }
-  const parsed = isParsedAuthConfig(config) ? config : parseAuthConfig(config);
   const logger = options.logger ?? consoleLogger;
+  const now = options.now ?? Date.now;
+  let pool = createCarryPool();
   const stores = createStoreConnector(logger);
-  const deps: HandlerDeps = {
-    env: options.env ?? process.env,
-    logger,
-    now: options.now ?? Date.now,
-    ...(options.observe === undefined ? {} : { observe: options.observe }),
-    ...(options.isRevoked === undefined ? {} : { isRevoked: options.isRevoked }),
-    connectStore: stores.connectStore,
+  const deps = (): HandlerDeps => {
+    const { carry } = pool;
+    return {
+      env: options.env ?? process.env,
+      logger,
+      now,
+      ...(options.observe === undefined ? {} : { observe: options.observe }),
+      ...(options.isRevoked === undefined ? {} : { isRevoked: options.isRevoked }),
+      // One connection per store URL, kept across reloads (a handler connects at creation).
+      connectStore: (url, path) => carry.keep(`shared-store:${url}`, () => stores.connectStore(url, path)),
+      carry,
+    };
   };
-  const loaded = await loadModeHandler(parsed, deps, options.importModule);
-  const { handler, methods } = loaded;
-  const revocation =
-    parsed.revocation === null
-      ? null
-      : await createRevocationFlow(parsed.revocation, loaded.handlers, logger, deps.now ?? Date.now);
-  // Every path to a handler goes through the revocation list, when there is one.
-  const authenticateOf = (chosen: AuthHandler) => {
-    const authenticate = authenticateNowOf(chosen);
-    return revocation === null ? authenticate : revocation.wrap(authenticate);
+  const prepare = (raw: AuthConfig | object): AuthConfig => {
+    const parsed = isParsedAuthConfig(raw) ? raw : parseAuthConfig(raw);
+    return options.prepare === undefined ? parsed : options.prepare(parsed);
   };
-  const limits = parsed.rateLimit === null ? null : await loadRateLimits(parsed.rateLimit, logger, deps.now);
-  const flow = {
-    method: handler.method,
-    logger,
-    limits,
-    trustProxy: parsed.rateLimit?.trustProxy ?? false,
+  let limits: Awaited<ReturnType<typeof loadRateLimits>> | null = null;
+  let revocation: RevocationFlow | null = null;
+  let first: AuthConfig | null = null;
+  const shared = (handlerDeps: HandlerDeps) => ({
+    deps: handlerDeps,
+    importModule: options.importModule,
     onDecision: options.onDecision,
     passPreflight: options.passPreflight === true,
-    ...(parsed.resource === null ? {} : { resourceMetadata: resourceMetadataUrl(parsed.resource.identifier) }),
-    ...(handler.limitsOf === undefined ? {} : { limitsOf: handler.limitsOf.bind(handler) }),
-  };
-  // One deps object per middleware, made once; a synchronous answer calls next() in this turn.
-  const middleware = (deps: AuthenticateDeps): RouteMiddleware => {
-    const handle = (req: Request, res: Response, next: NextFunction) => {
-      let pending: void | Promise<void>;
-      try {
-        pending = authenticateRequest(deps, req, res, next);
-      } catch (error) {
-        // An audit listener that throws is a bug of the app: it becomes a 500, never a crash.
-        return next(error);
+    limits: async (next: AuthConfig) => {
+      // The first config's rate limits serve every generation: their store is a connection.
+      if (first === null) {
+        first = next;
+        limits = next.rateLimit === null ? null : await loadRateLimits(next.rateLimit, logger, now);
+      } else if (JSON.stringify(next.rateLimit) !== JSON.stringify(first.rateLimit)) {
+        logger.warn('config reload: rate_limit changed; it is kept as it was at start until a restart');
       }
-      pending?.catch(next);
-    };
-    // It reads no route parameter, so it fits a route of any parameters (see RouteMiddleware).
-    return handle as RouteMiddleware;
-  };
-  const authenticate = authenticateOf(handler);
-  const optionalHeaders = credentialHeaders(handler);
-  const table = compileTable(parsed.access);
-  const restricted = await restrictedHandlers(parsed, loaded);
-  const accessFlows = new Map<string, AccessFlow>();
-  const flowFor = (optional: boolean, modes: readonly AuthMode[] | null): AccessFlow => {
-    const allowed = modes === null ? '*' : parsed.modes.filter((mode) => modes.includes(mode)).join(',');
-    const key = `${optional}:${allowed}`;
-    let made = accessFlows.get(key);
-    if (made === undefined) {
-      const deps: AuthenticateDeps = {
-        ...flow,
-        // A preflight to a route of the table is answered as the table says (public, optional).
-        passPreflight: false,
-        authenticate: authenticateOf(restricted.get(allowed) ?? handler),
-        optional: optional ? optionalHeaders : null,
-        authorize: authorizeByPlan,
-        reportOnly: parsed.accessPolicy.reportOnly,
-      };
-      made = { deps, run: middleware(deps) };
-      accessFlows.set(key, made);
-    }
-    return made;
-  };
-  const access = createAccessMiddleware({ access: parsed.access, policy: parsed.accessPolicy, flowFor });
-  return Object.assign(middleware({ ...flow, authenticate, optional: null }), {
-    config: parsed,
-    mode: parsed.mode,
-    modes: parsed.modes,
-    method: handler.method,
-    handler,
-    methods,
-    optional: middleware({ ...flow, authenticate, optional: optionalHeaders }),
-    access: access.middleware as RouteMiddleware,
-    accessAs: access.as,
-    unmatchedRules: (app: unknown) => unmatchedKeys(table, app),
-    resourceMetadata: () => resourceMetadataOf(parsed, handler),
-    accessFor: (method: string, path: string): RouteAccess => {
-      const plan = planFor(matchEntries(table, method, path), parsed.accessPolicy.default ?? 'authenticated');
-      return { authentication: plan.authentication, mayRefuse: plan.denied || plan.rules.length > 0 };
+      return limits;
     },
-    describe: () => handler.describe?.() ?? NOTHING,
-    readiness: () => readinessWith(handler.readiness?.() ?? ALWAYS_READY, revocation),
-    ...revocationApi(revocation),
-    close: async () => {
-      limits?.close();
-      revocation?.store.close();
-      stores.close();
+    // The first config's revocation store follows the list for every generation (a connection);
+    // the refusals are each generation's own (its modes' challenges). Asked after `limits`.
+    revocation: async (next: AuthConfig, handlers: LoadedMode['handlers']) => {
+      const initial = first!;
+      if (next !== initial && JSON.stringify(next.revocation) !== JSON.stringify(initial.revocation))
+        logger.warn('config reload: revocation changed; it is kept as it was at start until a restart');
+      if (initial.revocation === null) return null;
+      const flow = await createRevocationFlow(initial.revocation, handlers, logger, now, revocation?.store);
+      revocation ??= flow;
+      return flow;
     },
   });
-}
+  const given = prepare(config);
+  let source = configSourceOf(given);
+  let current: Generation = await buildGeneration(given, shared(deps()));
+  let state: ReloadState = { generation: 1, loadedAt: new Date(now()).toISOString(), lastReloadError: null };
+  let watch: FileWatch | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
 
-/**
- * A handler for each subset of `auth.mode` that a route's `modes` may leave (keyed by the modes,
- * comma-separated, in `auth.mode`'s order): a credential of a mode outside it is answered as no
- * credential at all. A subset whose packages are all missing refuses every request.
- */
-async function restrictedHandlers(config: AuthConfig, loaded: LoadedMode): Promise<Map<string, AuthHandler>> {
-  const byKey = new Map<string, AuthHandler>();
-  const all = config.modes;
-  for (let mask = 0; mask < 1 << all.length; mask += 1) {
-    const subset = all.filter((_, index) => (mask & (1 << index)) !== 0);
-    const allowed = loaded.handlers.filter((candidate) => (subset as readonly string[]).includes(candidate.method));
-    let restricted: AuthHandler;
-    if (allowed.length === 0) restricted = refuseAll;
-    else if (allowed.length === loaded.handlers.length) restricted = loaded.handler;
-    else restricted = await combineHandlers(loaded.handlers, config, subset);
-    byKey.set(subset.join(','), restricted);
-  }
-  return byKey;
-}
-
-/**
- * RFC 9728 §2: the resource, the issuers the modes accept tokens of, every scope the `access`
- * table names, how a token is sent (an Authorization header only), and the DPoP algorithms and
- * binding requirements the modes' `dpop` and `certificate_bound` imply.
- */
-function resourceMetadataOf(config: AuthConfig, handler: AuthHandler) {
-  const { resource } = config;
-  if (resource === null) return null;
-  const scopes = new Set<string>();
-  for (const value of Object.values(config.access)) {
-    if (typeof value !== 'object') continue;
-    for (const requirement of [value, ...value.any]) for (const scope of requirement.scopes) scopes.add(scope);
-  }
-  const constraint = handler.senderConstraint?.();
-  const document = {
-    resource: resource.identifier,
-    authorization_servers: handler.authorizationServers?.() ?? [],
-    scopes_supported: [...scopes],
-    bearer_methods_supported: ['header'],
-    ...(resource.name === null ? {} : { resource_name: resource.name }),
-    ...(resource.documentation === null ? {} : { resource_documentation: resource.documentation }),
-    // RFC 9728 §2: how tokens must be bound to their sender, as the modes say.
-    ...(constraint === undefined || constraint.dpop === 'off'
-      ? {}
-      : {
-          dpop_signing_alg_values_supported: constraint.dpopAlgorithms,
-          dpop_bound_access_tokens_required: constraint.dpop === 'required',
-        }),
-    ...(constraint === undefined || constraint.certificateBound === 'off'
-      ? {}
-      : { tls_client_certificate_bound_access_tokens: true }),
+  const swap = async (input: AuthConfig | object | undefined): Promise<ReloadState> => {
+    const previous = pool;
+    try {
+      const next = input === undefined ? await loadConfig(sourceOrThrow(source)) : input;
+      const prepared = prepare(next);
+      pool = createCarryPool(previous);
+      const built = await buildGeneration(prepared, shared(deps()));
+      options.checkReload?.({ config: built.config, unmatchedRules: built.unmatchedRules });
+      current = built;
+      previous.commit();
+      source = configSourceOf(prepared) ?? source;
+      state = { generation: state.generation + 1, loadedAt: new Date(now()).toISOString(), lastReloadError: null };
+      logger.info(`config reloaded: generation ${state.generation} serves`);
+      options.onReload?.({ result: 'ok', generation: state.generation });
+      return state;
+    } catch (error) {
+      if (pool !== previous) pool.abort();
+      pool = previous;
+      const line = reloadFailure(error, state.generation);
+      state = { ...state, lastReloadError: line };
+      logger.error(line);
+      options.onReload?.({ result: 'failed', generation: state.generation, error: line });
+      throw error;
+    } finally {
+      rewatch();
+    }
   };
-  return { url: resourceMetadataUrl(resource.identifier), document };
+  const reload = (input?: AuthConfig | object): Promise<ReloadState> => {
+    const run = queue.then(() => swap(input));
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  const rewatch = () => {
+    watch?.close();
+    watch = null;
+    if (!current.config.reload.watch || source === null) return;
+    // A failed reload from a watch was logged and counted already.
+    watch = watchFiles([source, ...keyFilesOf(current.config)], () => void reload().catch(() => undefined));
+  };
+  rewatch();
+
+  const route = (pick: (generation: Generation) => Generation['auth']): RouteMiddleware =>
+    // The generation is read once, when the request arrives: it keeps it to the end.
+    ((req: Request, res: Response, next: NextFunction) => pick(current)(req, res, next)) as RouteMiddleware;
+  const middleware = route((generation) => generation.auth);
+  return Object.defineProperties(middleware, {
+    config: { get: () => current.config, enumerable: true },
+    mode: { get: () => current.config.mode, enumerable: true },
+    modes: { get: () => current.config.modes, enumerable: true },
+    method: { get: () => current.loaded.handler.method, enumerable: true },
+    handler: { get: () => current.loaded.handler, enumerable: true },
+    methods: { get: () => current.loaded.methods, enumerable: true },
+    optional: { value: route((generation) => generation.optional), enumerable: true },
+    access: { value: route((generation) => generation.access), enumerable: true },
+    accessAs: {
+      value: (method: string, req: Request, res: Response, next: NextFunction) =>
+        current.accessAs(method, req, res, next),
+      enumerable: true,
+    },
+    unmatchedRules: { value: (app: unknown) => current.unmatchedRules(app), enumerable: true },
+    resourceMetadata: { value: () => current.resourceMetadata(), enumerable: true },
+    accessFor: {
+      value: (method: string, path: string): RouteAccess => current.accessFor(method, path),
+      enumerable: true,
+    },
+    describe: { value: () => current.loaded.handler.describe?.() ?? NOTHING, enumerable: true },
+    readiness: {
+      value: () => readinessWith(current.loaded.handler.readiness?.() ?? ALWAYS_READY, revocation),
+      enumerable: true,
+    },
+    ...Object.fromEntries(
+      Object.entries(revocationApi(revocation)).map(([name, value]) => [name, { value, enumerable: true }]),
+    ),
+    reload: { value: reload, enumerable: true },
+    reloadState: { value: () => state, enumerable: true },
+    close: {
+      value: async () => {
+        watch?.close();
+        pool.close();
+        (limits as { close(): void } | null)?.close();
+        (revocation as RevocationFlow | null)?.store.close();
+        stores.close();
+      },
+      enumerable: true,
+    },
+  }) as unknown as AuthMiddleware;
 }
 
-const NO_CREDENTIALS = bearerError('credentials_missing');
-const refuseAll: AuthHandler = Object.freeze({
-  method: 'none',
-  authenticate: () => Promise.reject(NO_CREDENTIALS),
-});
+/** The file `auth.reload()` reads again: only a config read by `loadConfig` has one. */
+function sourceOrThrow(source: string | null): string {
+  if (source === null)
+    throw new TypeError('auth.reload() needs a config: the serving one was not read from a file by loadConfig');
+  return source;
+}

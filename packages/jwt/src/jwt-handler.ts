@@ -12,7 +12,7 @@ import {
   type SecuritySchemePart,
 } from '@authlayer/core';
 import { isPromiseLike } from '@authlayer/core/internal';
-import { createSenderConstraint, type PresentedAs } from '@authlayer/sender-constraint';
+import { createMemoryReplayCache, createSenderConstraint, type PresentedAs } from '@authlayer/sender-constraint';
 import { describeProviders, readinessOf, summarizeProviders } from './handler-status.js';
 import type { JwksOptions } from './keys/remote-key-set.js';
 import { createProvider, type Provider, type Verified } from './provider.js';
@@ -87,6 +87,9 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   const select = createProviderSelector(providers, several);
   const revoked = createRevocationCheck(deps);
   const { jwt } = config;
+  // A reload keeps the proofs seen so far: a new handler with an empty cache would take a replay.
+  const replayCache =
+    deps.replayCache ?? deps.carry?.keep('jwt.dpop-replay-cache', () => createMemoryReplayCache({ now }));
   const constraint = createSenderConstraint(
     {
       dpop: jwt.dpop,
@@ -96,7 +99,7 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
       resourceIdentifier: config.resource?.identifier ?? null,
       clientCertHeader: config.tls?.clientCertHeader ?? null,
     },
-    { logger: deps.logger, now, ...(deps.replayCache === undefined ? {} : { replayCache: deps.replayCache }) },
+    { logger: deps.logger, now, ...(replayCache === undefined ? {} : { replayCache }) },
   );
 
   // Synchronous for a cached token and a static key (see AuthHandler.authenticateNow), and without

@@ -51,3 +51,40 @@ describe('createKeySource: config paths and kinds', () => {
     await expect(source.warm()).resolves.toBeUndefined();
   });
 });
+
+describe('createKeySource: deps.carry (reload)', () => {
+  it('asks the carry for a remote key set by its source and settings, and uses what it gives', async () => {
+    const kept = new Map<string, object>();
+    const carry = {
+      keep: <T extends object>(key: string, make: () => T): T => {
+        if (!kept.has(key)) kept.set(key, make());
+        return kept.get(key) as T;
+      },
+    };
+    const deps = { env: {}, logger: createCaptureLogger(), carry };
+    const { jwt } = jwtConfig({ jwks_url: 'http://127.0.0.1:9/jwks' });
+    const first = await createKeySource(jwt, deps);
+    const again = await createKeySource(jwt, deps, 'auth.jwt.providers[0]');
+    expect(again.getKey).toBe(first.getKey);
+    await createKeySource({ ...jwt, staleKeysSeconds: 0 }, deps);
+    expect([...kept.keys()]).toEqual([
+      'jwt.remote-key-set:[{"jwksUrl":"http://127.0.0.1:9/jwks"},3600000,{}]',
+      'jwt.remote-key-set:[{"jwksUrl":"http://127.0.0.1:9/jwks"},0,{}]',
+    ]);
+  });
+});
+
+describe('createJwtHandler: deps.carry (reload)', () => {
+  it('keeps the DPoP replay cache, so a proof seen before a reload is a replay after it', async () => {
+    const asked: string[] = [];
+    const carry = {
+      keep: <T extends object>(key: string, make: () => T): T => {
+        asked.push(key);
+        return make();
+      },
+    };
+    const config = jwtConfig({ jwks_url: 'http://127.0.0.1:9/jwks', dpop: 'allowed' });
+    await createJwtHandler(config, { env: {}, logger: createCaptureLogger(), carry });
+    expect(asked).toContain('jwt.dpop-replay-cache');
+  });
+});

@@ -21,8 +21,9 @@ interface Original {
  */
 export function forwardAuthRouter(auth: AuthMiddleware): Router {
   const router = express.Router();
-  const identity = Object.entries(auth.config.forwardAuth.identityHeaders);
   router.all('/forward-auth', (req, res, next) => {
+    // Per request: a reload may name other identity headers.
+    const identity = Object.entries(auth.config.forwardAuth.identityHeaders);
     const original = originalOf(req);
     if (original === null) {
       return next(

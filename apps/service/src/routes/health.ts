@@ -3,8 +3,9 @@ import express, { type Router } from 'express';
 
 /**
  * `GET /healthz` (liveness: 200 whenever the process answers, with the mode, the active
- * handler, for a handler with remote keys `keys.state`, and with `revocation.store` the list's
- * state, `revocations`: `loaded`, `stale` or `unavailable`) and `GET /readyz` (200
+ * handler, the serving config's `generation`, `loaded_at` and `last_reload_error`, for a handler
+ * with remote keys `keys.state`, and with `revocation.store` the list's state, `revocations`:
+ * `loaded`, `stale` or `unavailable`) and `GET /readyz` (200
  * `{"status":"ready"}` when the active handler can verify now: a static key, or a key set fetched
  * and usable, and the revocation list was loaded once; else 503 `{"status":"not_ready",
  * "keys":{"state":...}}` or `"revocations":"unavailable"`). Neither needs authentication; what
@@ -14,9 +15,11 @@ export function healthRouter(auth: AuthMiddleware): Router {
   const router = express.Router();
   router.get('/healthz', (_req, res) => {
     const { keys, revocations } = auth.readiness();
+    const { generation, loadedAt, lastReloadError } = auth.reloadState();
     res.json({
       status: 'ok',
       auth: describeAuth(auth),
+      config: { generation, loaded_at: loadedAt, last_reload_error: lastReloadError },
       ...(keys === undefined ? {} : { keys: { state: keys } }),
       ...(revocations === undefined ? {} : { revocations }),
     });

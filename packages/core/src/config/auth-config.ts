@@ -4,7 +4,7 @@ import type { ApiKeysConfig } from './sections/api-keys.js';
 import type { JwtConfig } from './sections/jwt.js';
 import type { OAuth2Config } from './sections/oauth2.js';
 import type { ForwardAuthConfig } from './sections/forward-auth.js';
-import type { RateLimitConfig } from './sections/operations.js';
+import type { RateLimitConfig, ReloadConfig } from './sections/operations.js';
 import type { ResourceConfig } from './sections/resource.js';
 import type { RevocationConfig } from './sections/revocation.js';
 import type { RoleConfig } from './sections/roles.js';
@@ -15,7 +15,7 @@ export type { ClaimsConfig } from './sections/claims.js';
 export type { JwtConfig, JwtProviderConfig } from './sections/jwt.js';
 export type { OAuth2Config } from './sections/oauth2.js';
 export type { ForwardAuthConfig, IdentityField } from './sections/forward-auth.js';
-export type { RateLimitConfig } from './sections/operations.js';
+export type { RateLimitConfig, ReloadConfig } from './sections/operations.js';
 export type { ResourceConfig } from './sections/resource.js';
 export type { RevocationConfig } from './sections/revocation.js';
 export type { RoleConfig } from './sections/roles.js';
@@ -41,6 +41,8 @@ export interface AuthConfig {
   readonly rateLimit: RateLimitConfig | null;
   /** Top-level `metrics`: serve `GET /metrics`. Default `false`. */
   readonly metrics: boolean;
+  /** Top-level `reload`: `watch` the config file and its key files. Default `{ watch: false }`. */
+  readonly reload: ReloadConfig;
   /** The routes of the top-level `access` section: `"METHOD /pattern"` → what it needs. Default `{}`. */
   readonly access: Readonly<Record<string, AccessValue>>;
   /** `access.default` and `access.report_only`. */

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { LineCounter, isNode, parseDocument, visit, type Document } from 'yaml';
 import type { AuthConfig } from './auth-config.js';
 import { ConfigError } from './config-error.js';
-import { parseAuthConfig } from './parse-auth-config.js';
+import { markConfigSource, parseAuthConfig } from './parse-auth-config.js';
 
 /**
  * Reads a YAML config file and checks it with {@link parseAuthConfig}.
@@ -23,7 +23,8 @@ export async function loadConfig(path: string): Promise<AuthConfig> {
     // The absolute path: a relative one says nothing when the command ran in another directory.
     throw new ConfigError({ path: 'config', message: `cannot read ${resolve(path)} (${code})` });
   }
-  return parseAuthConfig(parseYaml(text, path));
+  // Remembered, so that `auth.reload()` reads the same file again and `reload.watch` watches it.
+  return markConfigSource(parseAuthConfig(parseYaml(text, path)), resolve(path));
 }
 
 /**

@@ -34,6 +34,23 @@ export function parseAuthConfig(raw: unknown): AuthConfig {
   return toAuthConfig(result.data);
 }
 
+// A side table, not a property: the config is frozen once parsed.
+const sources = new WeakMap<AuthConfig, string>();
+
+/**
+ * The absolute path of the file a config was read from (by `loadConfig`), or `null` for a config
+ * given as an object: what `auth.reload()` reads again, and what `reload.watch` watches.
+ */
+export function configSourceOf(config: AuthConfig): string | null {
+  return sources.get(config) ?? null;
+}
+
+/** Marks `config` as read from `path` (see {@link configSourceOf}); for `loadConfig`. */
+export function markConfigSource(config: AuthConfig, path: string): AuthConfig {
+  sources.set(config, path);
+  return config;
+}
+
 /** True for a config that `parseAuthConfig` made (so it need not be checked again). */
 export function isParsedAuthConfig(value: unknown): value is AuthConfig {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PARSED] === true;
@@ -44,6 +61,7 @@ function toAuthConfig({
   roles,
   rate_limit: rateLimit,
   metrics,
+  reload,
   access,
   forward_auth: forwardAuth,
   resource,
@@ -61,6 +79,7 @@ function toAuthConfig({
     roles: toRolesConfig(roles),
     rateLimit: toRateLimitConfig(rateLimit),
     metrics,
+    reload: { watch: reload.watch },
     ...toAccessConfig(access),
     forwardAuth: toForwardAuthConfig(forwardAuth),
     resource: toResourceConfig(resource),
@@ -112,6 +131,8 @@ export function withAccessDefaults(config: AuthConfig, entries: Readonly<Record<
     access: { ...entries, ...config.access },
   };
   Object.defineProperty(extended, PARSED, { value: true });
+  const source = configSourceOf(config);
+  if (source !== null) sources.set(extended, source);
   return deepFreeze(extended);
 }
 

@@ -27,7 +27,8 @@ export interface RevocationFlow {
 }
 
 /**
- * Follows `revocation.store` (ioredis, an optional peer, imported only then) and builds the check.
+ * Follows `revocation.store` (ioredis, an optional peer, imported only then), or takes the store
+ * that `existing` already follows, and builds the check.
  * Each mode's refusal keeps its own challenge (an API key client gets the `ApiKey` one), learned
  * once from what the handler answers a request without credentials.
  */
@@ -36,6 +37,7 @@ export async function createRevocationFlow(
   handlers: readonly AuthHandler[],
   logger: Logger,
   now: () => number,
+  existing?: RevocationStore,
 ): Promise<RevocationFlow> {
   const { followRevocations } = await importWithPeers(
     () => import('./revocation-store.js'),
@@ -43,7 +45,8 @@ export async function createRevocationFlow(
     'revocation.store',
   );
   const refusals = await refusalsOf(handlers);
-  const store = await followRevocations(config.store, logger, now);
+  // A reload passes the store that already follows the list: one connection for every generation.
+  const store = existing ?? (await followRevocations(config.store, logger, now));
   const judge = (context: AuthContext): AuthContext => {
     if (!store.isRevoked(context)) return context;
     throw refusals.get(context.method) ?? DEFAULT_REFUSAL;

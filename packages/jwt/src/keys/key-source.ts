@@ -4,6 +4,7 @@ import {
   type JwtProviderConfig,
   type KeyState,
   type Logger,
+  type ReloadCarry,
 } from '@authlayer/core';
 import type { CryptoKey, JWTVerifyGetKey } from 'jose';
 import { createRemoteKeySet, type JwksOptions } from './remote-key-set.js';
@@ -16,6 +17,8 @@ export interface KeySourceDeps {
   readonly now?: () => number;
   readonly jwks?: JwksOptions;
   readonly observe?: HandlerObserver;
+  /** Keeps a remote key set across reloads while its source is unchanged (see `ReloadCarry`). */
+  readonly carry?: ReloadCarry;
 }
 
 /** The keys of one issuer, and what operators see of them. */
@@ -61,7 +64,10 @@ export async function createKeySource(
       label: `${label}.${kind}`,
       ...(deps.observe === undefined ? {} : { observe: deps.observe }),
     };
-    const remote = createRemoteKeySet(location, settings);
+    const make = () => createRemoteKeySet(location, settings);
+    // One key set per source and settings: a reload that leaves them unchanged keeps its keys.
+    const key = `jwt.remote-key-set:${JSON.stringify([location, settings.staleMs, deps.jwks ?? {}])}`;
+    const remote = deps.carry?.keep(key, make) ?? make();
     return { getKey: remote.getKey, kind, state: remote.state, usable: remote.usable, warm: remote.warm };
   }
   const material =

@@ -17,11 +17,30 @@ export const rateLimitSchema = z.strictObject({
   trust_proxy: z.union([z.boolean(), z.int().min(0, PROXIES).max(MAX_PROXIES, PROXIES)]).default(false),
 });
 
+/** The top-level `reload` section: how a running process learns of a changed config. */
+export const reloadSchema = z
+  .strictObject({
+    // true: reload when the config file or a key file it names changes (or is re-linked).
+    watch: z.boolean().default(false),
+  })
+  .prefault({});
+
 /** The fields the top-level schema gains for operations. */
 export const operationsFields = {
   rate_limit: rateLimitSchema.nullable().default(null),
   metrics: z.boolean().default(false),
+  reload: reloadSchema,
 };
+
+/** The top-level `reload` section. */
+export interface ReloadConfig {
+  /**
+   * Reload when the config file or any file it names (key files, `keys_file`) changes, is
+   * replaced or is re-linked (a Kubernetes secret update). Only for a config read by `loadConfig`.
+   * Default `false`.
+   */
+  readonly watch: boolean;
+}
 
 /** `rate_limit`, converted to camelCase, with every default filled in. */
 export interface RateLimitConfig {
