@@ -47,3 +47,18 @@ describe('client_secret_file', () => {
     });
   });
 });
+
+describe('deps.carry (reload)', () => {
+  it('keeps the DPoP replay cache, so a proof seen before a reload is a replay after it', async () => {
+    const asked: string[] = [];
+    const carry = {
+      keep: <T extends object>(key: string, make: () => T): T => {
+        asked.push(key);
+        return make();
+      },
+    };
+    const config = oauth2Config(provider, { dpop: 'allowed' });
+    await createOAuth2Handler(config, { env: { OAUTH2_CLIENT_SECRET: 's' }, logger: createCaptureLogger(), carry });
+    expect(asked).toContain('oauth2.dpop-replay-cache');
+  });
+});
