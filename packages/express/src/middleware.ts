@@ -12,6 +12,7 @@ import {
   type HandlerObserver,
   type HandlerReadiness,
   type Logger,
+  type ReplayCache,
   type RevocationCheck,
 } from '@authlayer/core';
 import { configSourceOf, keyFilesOf } from '@authlayer/core/internal';
@@ -226,6 +227,12 @@ export async function createAuthMiddleware(
   const now = options.now ?? Date.now;
   let pool = createCarryPool();
   const stores = createStoreConnector(logger);
+  // DPoP proofs' jti are shared through revocation.store's Redis (SET NX PX), so a proof replayed
+  // to another replica is refused too; the store is the first config's, connected before any request.
+  const replayCache: ReplayCache = {
+    firstSeen: (key, ttlMs) =>
+      revocation === null ? Promise.reject(new Error('not connected')) : revocation.store.firstSeen(key, ttlMs),
+  };
   const deps = (): HandlerDeps => {
     const { carry } = pool;
     return {
@@ -237,6 +244,7 @@ export async function createAuthMiddleware(
       // One connection per store URL, kept across reloads (a handler connects at creation).
       connectStore: (url, path) => carry.keep(`shared-store:${url}`, () => stores.connectStore(url, path)),
       carry,
+      ...((first ?? given).revocation === null ? {} : { replayCache }),
     };
   };
   const prepare = (raw: AuthConfig | object): AuthConfig => {

@@ -8,6 +8,12 @@ export interface MemoryReplayCacheOptions {
   readonly now?: () => number;
 }
 
+/** A {@link ReplayCache} that answers at once (see {@link createMemoryReplayCache}). */
+export interface MemoryReplayCache extends ReplayCache {
+  /** As `ReplayCache.firstSeen`, synchronously; throws {@link ReplayCacheFull} when full. */
+  firstSeen(key: string, ttlMs: number): boolean;
+}
+
 /** Thrown when the cache is full of unexpired keys: the caller refuses the request (fail closed). */
 export class ReplayCacheFull extends Error {
   override readonly name = 'ReplayCacheFull';
@@ -21,7 +27,7 @@ export class ReplayCacheFull extends Error {
  *
  * @throws TypeError when `maxEntries` is not a positive integer
  */
-export function createMemoryReplayCache(options: MemoryReplayCacheOptions = {}): ReplayCache {
+export function createMemoryReplayCache(options: MemoryReplayCacheOptions = {}): MemoryReplayCache {
   const maxEntries = options.maxEntries ?? 100_000;
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 1)
     throw new TypeError('replay cache: maxEntries must be a positive integer');

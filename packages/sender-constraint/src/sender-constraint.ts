@@ -17,7 +17,7 @@ import { readSchemeToken } from '@authlayer/core/internal';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { clientCertificateThumbprint } from './client-certificate.js';
 import { checkDpopProof, type ProofFailure } from './dpop-proof.js';
-import { createMemoryReplayCache } from './replay-cache.js';
+import { createMemoryReplayCache, type MemoryReplayCacheOptions } from './replay-cache.js';
 import { requestTarget } from './request-target.js';
 
 /** How a token came: `Authorization: Bearer` (or a mode's cookie) or `Authorization: DPoP`. */
@@ -38,8 +38,13 @@ export interface SenderConstraintDeps {
   readonly logger: Logger;
   /** The clock, in milliseconds (the mode's `deps.now`). */
   readonly now: () => number;
-  /** Where proofs' `jti` are remembered; default: {@link createMemoryReplayCache}. */
+  /**
+   * A replay cache shared by every replica (`revocation.store`'s Redis), asked after this
+   * process's own memory; while it fails, the process's memory alone decides (one warning).
+   */
   readonly replayCache?: ReplayCache;
+  /** Bounds of this process's own replay cache (see {@link createMemoryReplayCache}). */
+  readonly memory?: MemoryReplayCacheOptions;
   /** Told which check a refused proof failed (tests, diagnostics); never a proof or a token. */
   readonly onProofFailure?: (failure: ProofFailure | 'replay' | 'count' | 'request') => void;
 }
@@ -75,7 +80,8 @@ export interface SenderConstraint {
  *   certificate (else `certificate_mismatch`); with `required`, a token without it is refused too.
  * - `dpop` (RFC 9449): `Authorization: DPoP <token>` with one `DPoP` proof that passes every
  *   check of §4.3 ({@link checkDpopProof}), whose key's thumbprint is the token's `cnf.jkt`, and
- *   whose `jti` was not seen within the proof window (the replay cache). A token with `cnf.jkt`
+ *   whose `jti` was not seen within the proof window (this process's replay cache, then the
+ *   shared one when given). A token with `cnf.jkt`
  *   sent as Bearer is refused (a downgrade, §7.2); with `required`, every Bearer token is.
  *   Refusals are `dpop_invalid`: `invalid_dpop_proof` when the proof is at fault, else
  *   `invalid_token`, in a `DPoP` challenge with `algs`.
@@ -86,8 +92,10 @@ export function createSenderConstraint(
 ): SenderConstraint | null {
   if (settings.dpop === 'off' && settings.certificateBound === 'off') return null;
   const { dpop, dpopAlgorithms: algorithms, certificateBound, leewaySeconds } = settings;
-  const replay = deps.replayCache ?? createMemoryReplayCache({ now: deps.now });
-  let cacheFailing = false;
+  const local = createMemoryReplayCache({ now: deps.now, ...deps.memory });
+  const shared = deps.replayCache ?? null;
+  let localFull = false;
+  let sharedFailing = false;
 
   // The refusals made here already carry their challenge; `rechallenge` leaves them as they are.
   const own = new WeakSet<AuthError>();
@@ -130,19 +138,36 @@ export function createSenderConstraint(
     if (!sameText(checked.jkt, jkt)) throw refuse('dpop_invalid', 'dpop');
     // §11.1: remembered for as long as this `iat` is accepted, keyed by a digest (no client text stored).
     const ttlMs = Math.max(1000, (checked.iat + leewaySeconds + 1) * 1000 - nowMs);
+    const key = sha256(`${checked.jkt}.${checked.jti}`);
     let first: boolean;
     try {
-      first = await replay.firstSeen(sha256(`${checked.jkt}.${checked.jti}`), ttlMs);
-      cacheFailing = false;
-    } catch (error) {
-      if (!cacheFailing)
-        deps.logger.warn(
-          `DPoP replay cache failed (${error instanceof Error ? error.name : typeof error}); proofs are refused until it answers`,
-        );
-      cacheFailing = true;
+      first = local.firstSeen(key, ttlMs);
+      localFull = false;
+    } catch {
+      // Full of proofs still in their window: refuse rather than forget one (fail closed).
+      if (!localFull) deps.logger.warn('DPoP replay cache is full; new proofs are refused until entries expire');
+      localFull = true;
       throw refuse('dpop_invalid', 'dpop', true);
     }
+    if (first && shared !== null) first = await sharedFirstSeen(shared, key, ttlMs);
     if (first !== true) throw proofRefused('replay');
+  }
+
+  /** The shared cache's answer; while it fails, this process's own (already `true`) stands. */
+  async function sharedFirstSeen(cache: ReplayCache, key: string, ttlMs: number): Promise<boolean> {
+    try {
+      const first = await cache.firstSeen(key, ttlMs);
+      if (sharedFailing) deps.logger.info('DPoP replay cache answers again; proofs are checked across replicas');
+      sharedFailing = false;
+      return first === true;
+    } catch (error) {
+      if (!sharedFailing)
+        deps.logger.warn(
+          `DPoP shared replay cache failed (${error instanceof Error ? error.name : typeof error}); each process checks its own proofs until it answers`,
+        );
+      sharedFailing = true;
+      return true;
+    }
   }
 
   function checkCertificate(request: AuthRequest, presented: PresentedAs, x5t: string | undefined): void {

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { bearerError, type AuthRequest, type ReplayCache } from '@authlayer/core';
 import { createCaptureLogger, createDpopKey, signDpopProof, signRaw, type DpopKey } from '@authlayer/testkit';
 import { importJWK, type CryptoKey } from 'jose';
+import { createHash } from 'node:crypto';
 import { createSenderConstraint, type SenderConstraintDeps } from '../src/index.js';
 
 // Every check of RFC 9449 §4.3 on its own, with a pinned clock: each wrong proof fails for its own
@@ -127,15 +128,43 @@ describe('a DPoP proof, check by check', () => {
     expect(failures).toEqual(['replay']);
   });
 
-  it('refuses every proof while the replay cache fails (one warning), and accepts again once it answers', async () => {
+  it('asks the shared cache after its own; while it fails, its own memory decides (one warning, one line when back)', async () => {
     let broken: unknown = new Error('down');
+    const shared = new Set<string>();
     const replayCache: ReplayCache = {
-      firstSeen: () => {
+      firstSeen: (key) => {
         if (broken !== null) throw broken;
-        return true;
+        if (shared.has(key)) return Promise.resolve(false);
+        shared.add(key);
+        return Promise.resolve(true);
       },
     };
-    const { constraint, logger } = constraintWith({ replayCache });
+    const { constraint, logger, failures } = constraintWith({ replayCache });
+    const key = await createDpopKey();
+    const proof = async () => key.proof({ method: 'GET', url: URL_, token: TOKEN, iat: NOW });
+    const check = (sent: string) => constraint.check(requestWith(sent), 'dpop', TOKEN, { jkt: key.jkt });
+    const during = await proof();
+    await expect(check(during)).resolves.toBeUndefined();
+    await expect(check(during)).rejects.toMatchObject({ reason: 'dpop_invalid' });
+    broken = null;
+    // Seen by another replica (in the shared cache only): refused here too.
+    const elsewhere = await proof();
+    await replayCache.firstSeen(digestOf(key.jkt, elsewhere), 1000);
+    await expect(check(elsewhere)).rejects.toMatchObject({ reason: 'dpop_invalid' });
+    await expect(check(await proof())).resolves.toBeUndefined();
+    broken = 'a string';
+    await expect(check(await proof())).resolves.toBeUndefined();
+    await expect(check(await proof())).resolves.toBeUndefined();
+    expect(failures).toEqual(['replay', 'replay']);
+    expect(logger.lines.map((line) => `${line.level}: ${line.message}`)).toEqual([
+      'warn: DPoP shared replay cache failed (Error); each process checks its own proofs until it answers',
+      'info: DPoP replay cache answers again; proofs are checked across replicas',
+      'warn: DPoP shared replay cache failed (string); each process checks its own proofs until it answers',
+    ]);
+  });
+
+  it('refuses new proofs while its own cache is full of proofs in their window (one warning)', async () => {
+    const { constraint, logger } = constraintWith({ memory: { maxEntries: 1 } });
     const key = await createDpopKey();
     const check = async () =>
       constraint.check(
@@ -144,19 +173,20 @@ describe('a DPoP proof, check by check', () => {
         TOKEN,
         { jkt: key.jkt },
       );
-    await expect(check()).rejects.toMatchObject({ reason: 'dpop_invalid' });
-    await expect(check()).rejects.toMatchObject({ reason: 'dpop_invalid' });
-    expect(logger.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
-    broken = null;
     await expect(check()).resolves.toBeUndefined();
-    broken = 'a string';
     await expect(check()).rejects.toMatchObject({ reason: 'dpop_invalid' });
-    expect(logger.lines.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual([
-      'DPoP replay cache failed (Error); proofs are refused until it answers',
-      'DPoP replay cache failed (string); proofs are refused until it answers',
+    await expect(check()).rejects.toMatchObject({ reason: 'dpop_invalid' });
+    expect(logger.lines.map((line) => line.message)).toEqual([
+      'DPoP replay cache is full; new proofs are refused until entries expire',
     ]);
   });
 });
+
+/** The key the constraint files a proof under: SHA-256 of `<jkt>.<jti>`. */
+function digestOf(jkt: string, proof: string): string {
+  const { jti } = JSON.parse(Buffer.from(proof.split('.')[1] as string, 'base64url').toString()) as { jti: string };
+  return createHash('sha256').update(`${jkt}.${jti}`).digest('base64url');
+}
 
 describe('how a token is presented', () => {
   it('refuses a bound token as Bearer, any Bearer token with required, an unbound token as DPoP', () => {
