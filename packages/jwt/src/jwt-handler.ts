@@ -88,8 +88,7 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   const revoked = createRevocationCheck(deps);
   const { jwt } = config;
   // A reload keeps the proofs seen so far: a new handler with an empty cache would take a replay.
-  const replayCache =
-    deps.replayCache ?? deps.carry?.keep('jwt.dpop-replay-cache', () => createMemoryReplayCache({ now }));
+  const local = deps.carry?.keep('jwt.dpop-replay-cache', () => createMemoryReplayCache({ now }));
   const constraint = createSenderConstraint(
     {
       dpop: jwt.dpop,
@@ -99,7 +98,12 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
       resourceIdentifier: config.resource?.identifier ?? null,
       clientCertHeader: config.tls?.clientCertHeader ?? null,
     },
-    { logger: deps.logger, now, ...(replayCache === undefined ? {} : { replayCache }) },
+    {
+      logger: deps.logger,
+      now,
+      ...(deps.replayCache === undefined ? {} : { replayCache: deps.replayCache }),
+      ...(local === undefined ? {} : { local }),
+    },
   );
 
   // Synchronous for a cached token and a static key (see AuthHandler.authenticateNow), and without

@@ -106,8 +106,7 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
   let busy = false;
   const inFlight = new Map<string, Promise<Known>>();
   // A reload keeps the proofs seen so far: a new handler with an empty cache would take a replay.
-  const replayCache =
-    deps.replayCache ?? deps.carry?.keep('oauth2.dpop-replay-cache', () => createMemoryReplayCache({ now }));
+  const local = deps.carry?.keep('oauth2.dpop-replay-cache', () => createMemoryReplayCache({ now }));
   // The answer's `cnf` binds the token (RFC 9449 §6.2, RFC 8705 §3.2); oauth2 has no leeway of its
   // own, so a proof's `iat` gets jwt's default.
   const constraint = createSenderConstraint(
@@ -119,7 +118,12 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
       resourceIdentifier: config.resource?.identifier ?? null,
       clientCertHeader: config.tls?.clientCertHeader ?? null,
     },
-    { logger: deps.logger, now, ...(replayCache === undefined ? {} : { replayCache }) },
+    {
+      logger: deps.logger,
+      now,
+      ...(deps.replayCache === undefined ? {} : { replayCache: deps.replayCache }),
+      ...(local === undefined ? {} : { local }),
+    },
   );
 
   async function introspectNow(token: string): Promise<Record<string, unknown>> {

@@ -17,7 +17,7 @@ import { readSchemeToken } from '@authlayer/core/internal';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { clientCertificateThumbprint } from './client-certificate.js';
 import { checkDpopProof, type ProofFailure } from './dpop-proof.js';
-import { createMemoryReplayCache, type MemoryReplayCacheOptions } from './replay-cache.js';
+import { createMemoryReplayCache, type MemoryReplayCache } from './replay-cache.js';
 import { requestTarget } from './request-target.js';
 
 /** How a token came: `Authorization: Bearer` (or a mode's cookie) or `Authorization: DPoP`. */
@@ -43,8 +43,11 @@ export interface SenderConstraintDeps {
    * process's own memory; while it fails, the process's memory alone decides (one warning).
    */
   readonly replayCache?: ReplayCache;
-  /** Bounds of this process's own replay cache (see {@link createMemoryReplayCache}). */
-  readonly memory?: MemoryReplayCacheOptions;
+  /**
+   * This process's own replay cache; default a new {@link createMemoryReplayCache}. A mode gives
+   * the one it carries across config reloads (a new, empty one would take a replay).
+   */
+  readonly local?: MemoryReplayCache;
   /** Told which check a refused proof failed (tests, diagnostics); never a proof or a token. */
   readonly onProofFailure?: (failure: ProofFailure | 'replay' | 'count' | 'request') => void;
 }
@@ -92,7 +95,7 @@ export function createSenderConstraint(
 ): SenderConstraint | null {
   if (settings.dpop === 'off' && settings.certificateBound === 'off') return null;
   const { dpop, dpopAlgorithms: algorithms, certificateBound, leewaySeconds } = settings;
-  const local = createMemoryReplayCache({ now: deps.now, ...deps.memory });
+  const local = deps.local ?? createMemoryReplayCache({ now: deps.now });
   const shared = deps.replayCache ?? null;
   let localFull = false;
   let sharedFailing = false;

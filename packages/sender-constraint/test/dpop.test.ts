@@ -3,7 +3,7 @@ import { bearerError, type AuthRequest, type ReplayCache } from '@authlayer/core
 import { createCaptureLogger, createDpopKey, signDpopProof, signRaw, type DpopKey } from '@authlayer/testkit';
 import { importJWK, type CryptoKey } from 'jose';
 import { createHash } from 'node:crypto';
-import { createSenderConstraint, type SenderConstraintDeps } from '../src/index.js';
+import { createMemoryReplayCache, createSenderConstraint, type SenderConstraintDeps } from '../src/index.js';
 
 // Every check of RFC 9449 §4.3 on its own, with a pinned clock: each wrong proof fails for its own
 // reason (`onProofFailure`), and `iat` is accepted exactly within the leeway.
@@ -164,7 +164,9 @@ describe('a DPoP proof, check by check', () => {
   });
 
   it('refuses new proofs while its own cache is full of proofs in their window (one warning)', async () => {
-    const { constraint, logger } = constraintWith({ memory: { maxEntries: 1 } });
+    const { constraint, logger } = constraintWith({
+      local: createMemoryReplayCache({ maxEntries: 1, now: () => NOW * 1000 }),
+    });
     const key = await createDpopKey();
     const check = async () =>
       constraint.check(
