@@ -1,6 +1,6 @@
 import type { RevocationConfig } from '@authlayer/core';
 import { importWithPeers } from '../load-rate-limits.js';
-import type { RevocationCommands } from './revocation-commands.js';
+import type { RevocationCommands } from './revocation-entry.js';
 
 /**
  * The revocation list in Redis, for a tool that changes or lists it (see {@link connectRevocations}):

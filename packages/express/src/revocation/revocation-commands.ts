@@ -1,28 +1,13 @@
 import type { Redis } from 'ioredis';
-import type { Revocation } from './revocation-entry.js';
+import type { RevocationCommands } from './revocation-entry.js';
+
+export type { RevocationCommands } from './revocation-entry.js';
 
 /** The sorted set of the list: member = entry, score = its end in milliseconds since the epoch. */
 export const REVOCATIONS_KEY = 'authlayer:revocations';
 /** Where every change is published, for the replicas' copies. */
 export const REVOCATIONS_CHANNEL = 'authlayer:revocations';
 const SEEN_PREFIX = 'authlayer:seen:';
-
-/** What is done to the list in Redis; the same for the CLI and for a replica. */
-export interface RevocationCommands {
-  /** Adds or replaces the entry (the last write wins), and tells every replica. */
-  revoke(entry: string, ttlSeconds: number): Promise<Revocation>;
-  /** Removes the entry and tells every replica; `false` when it was not there. */
-  unrevoke(entry: string): Promise<boolean>;
-  /** The entries in force, soonest to end first. */
-  list(): Promise<Revocation[]>;
-  /**
-   * `true` the first time `key` is seen within `ttlMs` on this Redis (SET NX PX: atomic, so of
-   * two replicas seeing it at once exactly one gets `true`), `false` after. For replay caches
-   * (a DPoP proof's `jti`) shared by every replica. Rejects when Redis does not answer: the caller
-   * decides what that means (fail closed, or a local cache).
-   */
-  firstSeen(key: string, ttlMs: number): Promise<boolean>;
-}
 
 /** A message on the channel: the entry revoked until `until`, or removed (`until: null`). */
 export interface RevocationChange {

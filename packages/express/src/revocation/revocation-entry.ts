@@ -49,3 +49,21 @@ export function checkRevocationTtl(ttlSeconds: unknown): number {
     );
   return ttlSeconds as number;
 }
+
+// Here, not beside its Redis implementation: public types must not import ioredis (an optional peer).
+/** What is done to the list in Redis; the same for the CLI and for a replica. */
+export interface RevocationCommands {
+  /** Adds or replaces the entry (the last write wins), and tells every replica. */
+  revoke(entry: string, ttlSeconds: number): Promise<Revocation>;
+  /** Removes the entry and tells every replica; `false` when it was not there. */
+  unrevoke(entry: string): Promise<boolean>;
+  /** The entries in force, soonest to end first. */
+  list(): Promise<Revocation[]>;
+  /**
+   * `true` the first time `key` is seen within `ttlMs` on this Redis (SET NX PX: atomic, so of
+   * two replicas seeing it at once exactly one gets `true`), `false` after. For replay caches
+   * (a DPoP proof's `jti`) shared by every replica. Rejects when Redis does not answer: the caller
+   * decides what that means (fail closed, or a local cache).
+   */
+  firstSeen(key: string, ttlMs: number): Promise<boolean>;
+}

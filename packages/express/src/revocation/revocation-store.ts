@@ -6,8 +6,8 @@ import {
   parseChange,
   REVOCATIONS_CHANNEL,
   revocationCommands,
-  type RevocationCommands,
 } from './revocation-commands.js';
+import type { RevocationCommands } from './revocation-entry.js';
 import { createRevocationList } from './revocation-list.js';
 
 /** `loaded`: the list is current; `stale`: Redis is down, the last list known is enforced; `unavailable`: never loaded. */
