@@ -188,7 +188,7 @@ describe('certificate_bound behind a proxy (tls.client_cert_header), oauth2 mode
 });
 
 describe('tls files', () => {
-  it('are read relative to the config file, and --check shows the section', async () => {
+  it('are read relative to the config file, and --check shows the section and the binding fields of the modes', async () => {
     const config = join(certs.dir, 'relative.yaml');
     writeFileSync(
       config,
@@ -205,6 +205,11 @@ describe('tls files', () => {
       SERVICE_API_KEY: 'a-key-0123456789abcdef',
     });
     expect(code).toBe(0);
+    expect(JSON.parse(stdout).auth.jwt).toMatchObject({
+      dpop: 'off',
+      dpop_algorithms: ['ES256', 'RS256', 'PS256', 'EdDSA', 'Ed25519'],
+      certificate_bound: 'off',
+    });
     expect(JSON.parse(stdout).tls).toEqual({
       cert_file: 'server.pem',
       key_file: 'server-key.pem',

@@ -151,6 +151,16 @@ describe('@authlayer/core/config.schema.json', () => {
     expect(parses(raw)).toBe(valid);
   });
 
+  it("docs/sender-constrained.md's complete config is apps/service/examples/sender-constrained.yaml", () => {
+    const page = readFileSync(join(REPO_ROOT, 'docs', 'sender-constrained.md'), 'utf8');
+    const block = /```yaml\n([\s\S]*?)```/.exec(page.slice(page.indexOf('## A complete config')))?.[1];
+    expect(block).toBeDefined();
+    const example = join(SERVICE_DIR, 'examples', 'sender-constrained.yaml');
+    const body = (text: string) => text.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+    expect(body(block!)).toEqual(body(readFileSync(example, 'utf8')));
+    expect(validate(parseYaml(block!, 'sender-constrained.md'))).toBe(true);
+  });
+
   it("docs/configuration.md's complete service config is apps/service/examples/several-modes.yaml", () => {
     const readme = readFileSync(join(REPO_ROOT, 'docs', 'configuration.md'), 'utf8');
     const section = readme.slice(readme.indexOf('### A complete service config'));
