@@ -31,6 +31,8 @@ export interface JwksServer {
   setMode(mode: JwksServerMode): void;
   /** Replaces the served keys (a rotation). */
   setKeys(keys: readonly JWK[]): void;
+  /** Answers every later request `ms` milliseconds late (a slow provider). Default 0. */
+  setDelay(ms: number): void;
   /** Stops listening: connections are refused until {@link start}. */
   stop(): Promise<void>;
   /** Listens again on the same port. */
@@ -53,6 +55,7 @@ const DISCOVERY = '/.well-known/openid-configuration';
 export async function startJwksServer(keys: readonly JWK[], options: JwksServerOptions = {}): Promise<JwksServer> {
   let current: JSONWebKeySet = keySet(keys);
   let mode: JwksServerMode = 'ok';
+  let delayMs = 0;
   const paths: string[] = [];
   let origin = '';
   const server = await startLoopbackServer((request, response) => {
@@ -63,7 +66,9 @@ export async function startJwksServer(keys: readonly JWK[], options: JwksServerO
     const document = { issuer: options.discoveryIssuer ?? origin, jwks_uri: `${origin}/jwks` };
     const json = request.url === DISCOVERY ? document : mode === 'ok' ? current : { keys: 'nope' };
     const body = mode === 'garbage' ? '<html>not json' : JSON.stringify(json);
-    response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    const answer = () => void response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    if (delayMs === 0) answer();
+    else setTimeout(answer, delayMs);
   });
   origin = server.origin;
   return {
@@ -75,6 +80,7 @@ export async function startJwksServer(keys: readonly JWK[], options: JwksServerO
     paths,
     setMode: (next) => void (mode = next),
     setKeys: (next) => void (current = keySet(next)),
+    setDelay: (ms) => void (delayMs = ms),
     stop: () => server.close(),
     start: () => server.reopen(),
     close: () => server.close(),

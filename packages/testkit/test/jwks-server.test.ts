@@ -15,6 +15,15 @@ describe('startJwksServer', () => {
     expect(server.hits).toBe(1);
   });
 
+  it('answers late when told to (a slow provider)', async () => {
+    const key = await createSigningKey('ES256');
+    server = await startJwksServer([key.publicJwk]);
+    server.setDelay(200);
+    const started = performance.now();
+    expect((await fetch(server.url)).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+  });
+
   it('rotates keys and answers 500, garbage or a non key set when told', async () => {
     const [a, b] = [await createSigningKey('RS256'), await createSigningKey('RS256')];
     server = await startJwksServer([a.publicJwk]);

@@ -21,6 +21,9 @@ export interface JwksOptions {
   readonly cacheMaxAgeMs?: number;
 }
 
+/** The share of `cacheMaxAgeMs` after which a key set in use is refreshed in the background. */
+const REFRESH_AHEAD = 0.8;
+
 /** The defaults of {@link JwksOptions}. */
 export const JWKS_DEFAULTS = Object.freeze({ timeoutMs: 5_000, cooldownMs: 30_000, cacheMaxAgeMs: 600_000 });
 
@@ -48,6 +51,8 @@ export interface RemoteKeySet {
   usable(): boolean;
   /** Starts a fetch when one is due and allowed (for readiness probes); resolves when it is done. */
   warm(): Promise<void>;
+  /** Stops the background refresh (a reload dropped this source, or the middleware closed). */
+  close(): void;
 }
 
 // What the key set may answer when the token names no key it has: that is the token's fault.
@@ -62,6 +67,14 @@ const TOKEN_FAULTS = new Set(['ERR_JWKS_NO_MATCHING_KEY', 'ERR_JWKS_MULTIPLE_MAT
  * - Concurrent requests share one fetch. An unknown `kid` refetches at most once per
  *   `cooldownMs`; after a failed fetch, none is tried for `cooldownMs` either, so a flood during
  *   an outage costs the provider one request per cool-down.
+ * - Refresh-ahead: once a set in use is `0.8 × cacheMaxAgeMs` old, it is fetched again in the
+ *   background (by a timer, and by the first request past that age), and requests keep being
+ *   verified with the set they have meanwhile; so, while the provider answers, the set never
+ *   reaches `cacheMaxAgeMs` and no request after the first waits for a fetch. A request waits
+ *   only for the first fetch, for a set that did reach its age (a refresh failed, or the process
+ *   slept), and for an unknown `kid` (a rotation). The timer refreshes only a set used since its
+ *   last fetch, so an abandoned handler costs the provider at most one more request; it never
+ *   keeps a process alive, and `close()` stops it.
  * - Bounded stale-if-error: when a refresh fails, the last good set keeps serving until
  *   `cacheMaxAgeMs + staleMs` after it was fetched; then `AuthError('key_unavailable')`.
  *   Each failed fetch logs one warning (an error when a discovery document names another
@@ -78,10 +91,30 @@ export function createRemoteKeySet(location: KeySetLocation, settings: RemoteKey
   let attemptedAt = 0;
   let failed = false;
   let pending: Promise<void> | null = null;
+  let used = false;
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
 
   const usable = (at: number): boolean => keys !== null && at - fetchedAt < maxAgeMs + staleMs;
   const due = (at: number): boolean => keys === null || at - fetchedAt >= maxAgeMs;
+  const dueAhead = (at: number): boolean => at - fetchedAt >= maxAgeMs * REFRESH_AHEAD;
   const allowed = (at: number): boolean => !failed || at - attemptedAt >= cooldownMs;
+
+  /** The next background refresh: ahead of the set's age after a success, a cool-down after a failure. */
+  function schedule(): void {
+    // cacheMaxAgeMs 0 fetches for every request already: nothing to refresh ahead of.
+    if (closed || maxAgeMs === 0) return;
+    if (timer !== null) clearTimeout(timer);
+    const delay = failed ? cooldownMs : maxAgeMs * REFRESH_AHEAD;
+    timer = setTimeout(() => {
+      timer = null;
+      // Only a set in use: an abandoned handler's timer stops here.
+      if (!used) return;
+      used = false;
+      void refresh();
+    }, delay);
+    timer.unref();
+  }
 
   async function load(): Promise<void> {
     attemptedAt = now();
@@ -100,6 +133,7 @@ export function createRemoteKeySet(location: KeySetLocation, settings: RemoteKey
       fetchedAt = now();
       if (failed) logger.info(`${label}: the key set can be read again`);
       failed = false;
+      schedule();
     } catch (error) {
       failed = true;
       // Every failure of discovery and fetch is a FetchFailure; a key set that passed checkKeySet
@@ -109,14 +143,20 @@ export function createRemoteKeySet(location: KeySetLocation, settings: RemoteKey
         ? `the last good key set serves until ${new Date(fetchedAt + maxAgeMs + staleMs).toISOString()}`
         : 'tokens are refused until it can';
       logger[level](`${label}: the key set cannot be read (${cause}); ${after}`);
+      if (keys !== null) schedule();
     }
   }
   const refresh = (): Promise<void> => (pending ??= load().finally(() => (pending = null)));
 
   const getKey: JWTVerifyGetKey = async (header, token) => {
     const at = now();
-    if (due(at) && allowed(at)) await refresh();
-    else if (pending !== null) await pending;
+    used = true;
+    if (pending !== null) {
+      // A fetch under way is waited for only by a request that has no usable set meanwhile.
+      if (!usable(at)) await pending;
+    } else if (due(at) && allowed(at)) await refresh();
+    // Refresh-ahead: this request is verified with the set it has; the fetch runs meanwhile.
+    else if (dueAhead(at) && allowed(at)) void refresh();
     if (!usable(now())) throw bearerError('key_unavailable');
     try {
       return await (keys as JWTVerifyGetKey)(header, token);
@@ -136,10 +176,18 @@ export function createRemoteKeySet(location: KeySetLocation, settings: RemoteKey
       if (!failed) return 'fresh';
       return usable(now()) ? 'stale' : 'unavailable';
     },
-    usable: () => usable(now()),
+    usable: () => {
+      // Asked for every cached token: a set that serves only cache hits is in use too.
+      used = true;
+      return usable(now());
+    },
     warm() {
       const at = now();
       return due(at) && allowed(at) ? refresh() : (pending ?? Promise.resolve());
+    },
+    close() {
+      closed = true;
+      if (timer !== null) clearTimeout(timer);
     },
   };
 }
