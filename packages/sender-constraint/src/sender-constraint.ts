@@ -18,6 +18,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { clientCertificateThumbprint } from './client-certificate.js';
 import { checkDpopProof, type ProofFailure } from './dpop-proof.js';
 import { createMemoryReplayCache, type MemoryReplayCache } from './replay-cache.js';
+import { createReplayCheck } from './replay-check.js';
 import { requestTarget } from './request-target.js';
 
 /** How a token came: `Authorization: Bearer` (or a mode's cookie) or `Authorization: DPoP`. */
@@ -95,10 +96,11 @@ export function createSenderConstraint(
 ): SenderConstraint | null {
   if (settings.dpop === 'off' && settings.certificateBound === 'off') return null;
   const { dpop, dpopAlgorithms: algorithms, certificateBound, leewaySeconds } = settings;
-  const local = deps.local ?? createMemoryReplayCache({ now: deps.now });
-  const shared = deps.replayCache ?? null;
-  let localFull = false;
-  let sharedFailing = false;
+  const seen = createReplayCheck(
+    deps.local ?? createMemoryReplayCache({ now: deps.now }),
+    deps.replayCache ?? null,
+    deps.logger,
+  );
 
   // The refusals made here already carry their challenge; `rechallenge` leaves them as they are.
   const own = new WeakSet<AuthError>();
@@ -141,36 +143,10 @@ export function createSenderConstraint(
     if (!sameText(checked.jkt, jkt)) throw refuse('dpop_invalid', 'dpop');
     // §11.1: remembered for as long as this `iat` is accepted, keyed by a digest (no client text stored).
     const ttlMs = Math.max(1000, (checked.iat + leewaySeconds + 1) * 1000 - nowMs);
-    const key = sha256(`${checked.jkt}.${checked.jti}`);
-    let first: boolean;
-    try {
-      first = local.firstSeen(key, ttlMs);
-      localFull = false;
-    } catch {
-      // Full of proofs still in their window: refuse rather than forget one (fail closed).
-      if (!localFull) deps.logger.warn('DPoP replay cache is full; new proofs are refused until entries expire');
-      localFull = true;
-      throw refuse('dpop_invalid', 'dpop', true);
-    }
-    if (first && shared !== null) first = await sharedFirstSeen(shared, key, ttlMs);
-    if (first !== true) throw proofRefused('replay');
-  }
-
-  /** The shared cache's answer; while it fails, this process's own (already `true`) stands. */
-  async function sharedFirstSeen(cache: ReplayCache, key: string, ttlMs: number): Promise<boolean> {
-    try {
-      const first = await cache.firstSeen(key, ttlMs);
-      if (sharedFailing) deps.logger.info('DPoP replay cache answers again; proofs are checked across replicas');
-      sharedFailing = false;
-      return first === true;
-    } catch (error) {
-      if (!sharedFailing)
-        deps.logger.warn(
-          `DPoP shared replay cache failed (${error instanceof Error ? error.name : typeof error}); each process checks its own proofs until it answers`,
-        );
-      sharedFailing = true;
-      return true;
-    }
+    const verdict = await seen(sha256(`${checked.jkt}.${checked.jti}`), ttlMs);
+    // Full: refuse rather than forget a proof still in its window (fail closed).
+    if (verdict === 'full') throw refuse('dpop_invalid', 'dpop', true);
+    if (verdict === 'replay') throw proofRefused('replay');
   }
 
   function checkCertificate(request: AuthRequest, presented: PresentedAs, x5t: string | undefined): void {
