@@ -14,3 +14,4 @@ export { withResourceMetadata } from './challenge.js';
 export { readSchemeToken } from './bearer-token.js';
 export { configSourceOf } from './config/parse-auth-config.js';
 export { keyFilesOf } from './config/key-files.js';
+export { inSpan, startDecisionSpan, withSpan } from './tracing.js';

@@ -11,13 +11,16 @@ describe('@authlayer/core/internal', () => {
       'discoverEndpoint',
       'discoveryUrl',
       'fetchJsonObject',
+      'inSpan',
       'isPromiseLike',
       'keyFilesOf',
       'readClaim',
       'readSchemeToken',
       'resourceMetadataUrl',
       'splitChallenges',
+      'startDecisionSpan',
       'withResourceMetadata',
+      'withSpan',
     ]);
   });
 });

@@ -11,7 +11,7 @@ import {
   type Logger,
   type MaybePromise,
 } from '@authlayer/core';
-import { isPromiseLike, withResourceMetadata } from '@authlayer/core/internal';
+import { isPromiseLike, startDecisionSpan, withResourceMetadata, withSpan } from '@authlayer/core/internal';
 import type { NextFunction, Request, Response } from 'express';
 import type { AuthDecision, DecisionListener } from './decision.js';
 import { modeTriedFor } from './combine-handlers.js';
@@ -75,6 +75,17 @@ export function authenticateRequest(
   next: NextFunction,
 ): void | Promise<void> {
   if (deps.passPreflight && isPreflight(req)) return next();
+  // OpenTelemetry: one span per decision (null without an SDK), active while the handler runs so
+  // that key set fetches, introspections and Redis calls are its children; `decide` ends it.
+  const span = startDecisionSpan();
+  if (span === null) return decideFor(deps, req, res, next);
+  spans.set(res, span);
+  return withSpan(span, () => decideFor(deps, req, res, next));
+}
+
+const spans = new WeakMap<Response, NonNullable<ReturnType<typeof startDecisionSpan>>>();
+
+function decideFor(deps: AuthenticateDeps, req: Request, res: Response, next: NextFunction): void | Promise<void> {
   const started = deps.onDecision === undefined ? 0 : performance.now();
   if (deps.limits !== null) return authenticateLimited(deps, deps.limits, req, res, next, started);
   let answer: MaybePromise<AuthContext>;
@@ -205,6 +216,17 @@ export async function forbid(
 
 /** Reports the one decision of a request to `onDecision`, if there is a listener. */
 function decide(deps: AuthenticateDeps, res: Response, started: number, verdict: Verdict): void {
+  const span = spans.get(res);
+  if (span !== undefined) {
+    spans.delete(res);
+    // What was decided, never with what: no credential, no identity.
+    span.setAttributes({
+      'authlayer.method': verdict.method ?? deps.method,
+      'authlayer.outcome': verdict.outcome,
+      ...(verdict.reason === null ? {} : { 'authlayer.reason': verdict.reason }),
+    });
+    span.end();
+  }
   deps.onDecision?.({
     ...verdict,
     method: verdict.method ?? deps.method,

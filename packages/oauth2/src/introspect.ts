@@ -1,5 +1,5 @@
 import type { OAuth2AuthMethod } from '@authlayer/core';
-import { fetchJsonObject } from '@authlayer/core/internal';
+import { fetchJsonObject, inSpan } from '@authlayer/core/internal';
 import { MAX_ANSWER_BYTES } from './answer-limit.js';
 
 /** How this API authenticates to the introspection endpoint. */
@@ -37,11 +37,14 @@ export function createIntrospect(client: IntrospectionClient): Introspect {
   }
   return (endpoint, token) => {
     const body = new URLSearchParams({ token, token_type_hint: 'access_token', ...credentials }).toString();
-    return fetchJsonObject(endpoint, {
-      timeoutMs: client.timeoutMs,
-      maxBytes: MAX_ANSWER_BYTES,
-      init: { method: 'POST', headers, body },
-    });
+    // A child span of the decision; never the token, the endpoint's query or the client secret.
+    return inSpan('authlayer.introspect', { 'authlayer.client_id': client.clientId }, () =>
+      fetchJsonObject(endpoint, {
+        timeoutMs: client.timeoutMs,
+        maxBytes: MAX_ANSWER_BYTES,
+        init: { method: 'POST', headers, body },
+      }),
+    );
   };
 }
 

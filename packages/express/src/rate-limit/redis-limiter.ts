@@ -1,3 +1,4 @@
+import { inSpan } from '@authlayer/core/internal';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type IRateLimiterOptions } from 'rate-limiter-flexible';
 import type { RedisStore } from './redis-store.js';
 
@@ -49,15 +50,23 @@ export function createRedisLimiter(options: IRateLimiterOptions, redis: RedisSto
     const seconds = Math.floor(res.msBeforeNext / 1000);
     if (redis.client.status === 'ready' && seconds > 0) void insurance.set(key, res.consumedPoints, seconds);
   };
+  // One child span per Redis call of the decision; a request over the limit is an answer, not an error.
+  const traced = <T>(operation: string, call: () => Promise<T>): Promise<T> =>
+    inSpan(`authlayer.redis ${operation}`, { 'db.system': 'redis', 'authlayer.store': 'rate_limit' }, () =>
+      call().then(
+        (value) => ({ value }),
+        (rejection: unknown) => (rejection instanceof RateLimiterRes ? { over: rejection } : Promise.reject(rejection)),
+      ),
+    ).then((result) => ('over' in result ? Promise.reject(result.over) : result.value));
   return {
     consume: (key, options) =>
-      store.consume(key, 1, options).then(
+      traced('consume', () => store.consume(key, 1, options)).then(
         (res) => (copy(key, res), res),
         (rejection: unknown) => {
           if (rejection instanceof RateLimiterRes) copy(key, rejection);
           throw rejection;
         },
       ),
-    reward: (key) => store.reward(key).then((res) => (copy(key, res), res)),
+    reward: (key) => traced('reward', () => store.reward(key)).then((res) => (copy(key, res), res)),
   };
 }

@@ -1,3 +1,4 @@
+import { inSpan } from '@authlayer/core/internal';
 import type { Logger, SharedStore } from '@authlayer/core';
 import { connectRedisStore } from '../rate-limit/redis-store.js';
 
@@ -20,15 +21,20 @@ export async function connectSharedStore(
   // A command that failed on an open connection timed out: the store says so once, and reconnects.
   const failed = () => redis.failedOver();
   return {
+    // A child span per call; the key is a digest of a token, and is never an attribute.
     get: (key) =>
-      redis.client.get(key).then(
-        (value) => value ?? undefined,
-        () => (failed(), undefined),
+      inSpan('authlayer.redis get', { 'db.system': 'redis', 'authlayer.store': path }, () =>
+        redis.client.get(key).then(
+          (value) => value ?? undefined,
+          () => (failed(), undefined),
+        ),
       ),
     set: (key, value, ttlMs) =>
-      redis.client.set(key, value, 'PX', ttlMs).then(
-        () => undefined,
-        () => failed(),
+      inSpan('authlayer.redis set', { 'db.system': 'redis', 'authlayer.store': path }, () =>
+        redis.client.set(key, value, 'PX', ttlMs).then(
+          () => undefined,
+          () => failed(),
+        ),
       ),
     close: redis.close,
   };

@@ -1,6 +1,6 @@
 import { bearerError } from '@authlayer/core';
 import type { HandlerObserver, KeyState, Logger } from '@authlayer/core';
-import { discoverEndpoint, FetchFailure, fetchJsonObject } from '@authlayer/core/internal';
+import { discoverEndpoint, FetchFailure, fetchJsonObject, inSpan } from '@authlayer/core/internal';
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import { joseErrorCode } from '../verify/translate-jose-error.js';
 
@@ -119,15 +119,13 @@ export function createRemoteKeySet(location: KeySetLocation, settings: RemoteKey
   async function load(): Promise<void> {
     attemptedAt = now();
     try {
-      const url =
-        'jwksUrl' in location
-          ? location.jwksUrl
-          : await discoverEndpoint(location.issuer, 'jwks_uri', { timeoutMs, observe });
-      const document = await fetchJsonObject(url, {
-        timeoutMs,
-        maxBytes: MAX_KEY_SET_BYTES,
-        init: ACCEPT_JSON,
-        observe,
+      // A child span of the decision that started it (a refresh-ahead's, when in the background).
+      const document = await inSpan('authlayer.key_set.fetch', { 'authlayer.config': label }, async () => {
+        const url =
+          'jwksUrl' in location
+            ? location.jwksUrl
+            : await discoverEndpoint(location.issuer, 'jwks_uri', { timeoutMs, observe });
+        return fetchJsonObject(url, { timeoutMs, maxBytes: MAX_KEY_SET_BYTES, init: ACCEPT_JSON, observe });
       });
       keys = createLocalJWKSet(checkKeySet(document));
       fetchedAt = now();
