@@ -134,16 +134,15 @@ describe('API keys read from files', () => {
     expect(error.issues[0]?.message).toMatch(/^file \/.+ holds a key that is not checksummed/);
   });
 
-  it('loads a keys_file of 10 000 entries, and finds the last one, in well under a second', async () => {
+  // How long it takes is the bench's (`pnpm --filter @authlayer/bench reload`), never a test's.
+  it('loads a keys_file of 10 000 entries, and finds the last one', async () => {
     const keys = Array.from({ length: 10_000 }, (_, index) => `client-key-${index}-0123456789`);
     const path = file(
       '10k.yaml',
       keys.map((key, index) => `- name: client-${index}\n  sha256: "${hex(key)}"\n  roles: [user]\n`).join(''),
     );
-    const started = performance.now();
     const handler = await handlerOf({ keys_file: path });
-    // The contract's bound; measured figures are in docs/design/live-reload.md.
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(await userOf(handler, keys[9_999]!)).toBe('client-9999');
+    expect(await userOf(handler, keys[0]!)).toBe('client-0');
   });
 });

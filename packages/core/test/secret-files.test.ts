@@ -123,17 +123,17 @@ describe('readApiKeysFile', () => {
     expect(JSON.stringify(issues)).not.toContain(HEX.slice(1));
   });
 
-  it('reads 10 000 entries in well under a second', () => {
+  // How long it takes is the bench's (`pnpm --filter @authlayer/bench reload`), never a test's.
+  it('reads 10 000 entries', () => {
     const content = Array.from(
       { length: 10_000 },
       (_, i) =>
         `- name: client-${i}\n  sha256: "${createHash('sha256').update(String(i)).digest('hex')}"\n  roles: [user]\n  created: 2026-11-01\n`,
     ).join('');
     const path = file('10k.yaml', content);
-    const started = performance.now();
-    expect(readApiKeysFile(path)).toHaveLength(10_000);
-    // The contract's bound, with room for a loaded CI machine's variance (measured: docs/design/live-reload.md).
-    expect(performance.now() - started).toBeLessThan(1000);
+    const entries = readApiKeysFile(path);
+    expect(entries).toHaveLength(10_000);
+    expect(entries[9_999]).toMatchObject({ name: 'client-9999' });
   });
 });
 
