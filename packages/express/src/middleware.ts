@@ -297,7 +297,7 @@ export async function createAuthMiddleware(
       const built = await buildGeneration(prepared, shared(deps()));
       options.checkReload?.({ config: built.config, unmatchedRules: built.unmatchedRules });
       current = built;
-      previous.commit();
+      pool.commit();
       source = configSourceOf(prepared) ?? source;
       state = { generation: state.generation + 1, loadedAt: new Date(now()).toISOString(), lastReloadError: null };
       logger.info(`config reloaded: generation ${state.generation} serves`);
