@@ -55,3 +55,11 @@ describe('links between the pages', () => {
     expect(broken).toEqual([]);
   });
 });
+
+describe('the README', () => {
+  // A first reader's page: what it is, the two commands, a small app, links; the rest is in docs/.
+  it('stays at most 200 lines', () => {
+    const lines = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').trimEnd().split('\n').length;
+    expect(lines).toBeLessThanOrEqual(200);
+  });
+});
