@@ -12,7 +12,7 @@ import {
   type SecuritySchemePart,
 } from '@authlayer/core';
 import { isPromiseLike } from '@authlayer/core/internal';
-import { createMemoryReplayCache, createSenderConstraint, type PresentedAs } from '@authlayer/sender-constraint';
+import { createModeSenderConstraint, type PresentedAs } from '@authlayer/sender-constraint';
 import { describeProviders, readinessOf, summarizeProviders } from './handler-status.js';
 import type { JwksOptions } from './keys/remote-key-set.js';
 import { createProvider, type Provider, type Verified } from './provider.js';
@@ -87,24 +87,7 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   const select = createProviderSelector(providers, several);
   const revoked = createRevocationCheck(deps);
   const { jwt } = config;
-  // A reload keeps the proofs seen so far: a new handler with an empty cache would take a replay.
-  const local = deps.carry?.keep('jwt.dpop-replay-cache', () => createMemoryReplayCache({ now }));
-  const constraint = createSenderConstraint(
-    {
-      dpop: jwt.dpop,
-      dpopAlgorithms: jwt.dpopAlgorithms,
-      certificateBound: jwt.certificateBound,
-      leewaySeconds: jwt.leewaySeconds,
-      resourceIdentifier: config.resource?.identifier ?? null,
-      clientCertHeader: config.tls?.clientCertHeader ?? null,
-    },
-    {
-      logger: deps.logger,
-      now,
-      ...(deps.replayCache === undefined ? {} : { replayCache: deps.replayCache }),
-      ...(local === undefined ? {} : { local }),
-    },
-  );
+  const constraint = createModeSenderConstraint('jwt.dpop-replay-cache', jwt, jwt.leewaySeconds, config, deps, now);
 
   // Synchronous for a cached token and a static key (see AuthHandler.authenticateNow), and without
   // a DPoP proof to check.

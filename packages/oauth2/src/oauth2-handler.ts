@@ -32,7 +32,7 @@ import {
   type IntrospectionLimitsOptions,
 } from './introspection-limits.js';
 import { createProviderHealth } from './provider-health.js';
-import { createMemoryReplayCache, createSenderConstraint, type PresentedAs } from '@authlayer/sender-constraint';
+import { createModeSenderConstraint, type PresentedAs } from '@authlayer/sender-constraint';
 import { connectSharedAnswers } from './shared-answers.js';
 
 /** {@link HandlerDeps} plus the optional bounds of the caches and of the load on the provider (not in the config file). */
@@ -105,25 +105,15 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
   const shared = await connectSharedAnswers(settings, deps);
   let busy = false;
   const inFlight = new Map<string, Promise<Known>>();
-  // A reload keeps the proofs seen so far: a new handler with an empty cache would take a replay.
-  const local = deps.carry?.keep('oauth2.dpop-replay-cache', () => createMemoryReplayCache({ now }));
   // The answer's `cnf` binds the token (RFC 9449 §6.2, RFC 8705 §3.2); oauth2 has no leeway of its
   // own, so a proof's `iat` gets jwt's default.
-  const constraint = createSenderConstraint(
-    {
-      dpop: settings.dpop,
-      dpopAlgorithms: settings.dpopAlgorithms,
-      certificateBound: settings.certificateBound,
-      leewaySeconds: DEFAULTS.senderConstraint.oauth2LeewaySeconds,
-      resourceIdentifier: config.resource?.identifier ?? null,
-      clientCertHeader: config.tls?.clientCertHeader ?? null,
-    },
-    {
-      logger: deps.logger,
-      now,
-      ...(deps.replayCache === undefined ? {} : { replayCache: deps.replayCache }),
-      ...(local === undefined ? {} : { local }),
-    },
+  const constraint = createModeSenderConstraint(
+    'oauth2.dpop-replay-cache',
+    settings,
+    DEFAULTS.senderConstraint.oauth2LeewaySeconds,
+    config,
+    deps,
+    now,
   );
 
   async function introspectNow(token: string): Promise<Record<string, unknown>> {

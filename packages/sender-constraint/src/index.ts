@@ -1,4 +1,5 @@
 export { createSenderConstraint } from './sender-constraint.js';
+export { createModeSenderConstraint } from './mode-constraint.js';
 export type {
   PresentedAs,
   SenderConstraint,
