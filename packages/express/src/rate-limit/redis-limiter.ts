@@ -10,28 +10,6 @@ export interface Limiter {
 }
 
 /**
- * The in-memory stand-in of a Redis limiter. rate-limiter-flexible asks it only when a Redis call
- * failed; one that failed while the connection was up timed out: Redis is slow, and the store is
- * told (it reconnects, so that the next calls come here at once instead of waiting too).
- */
-class Insurance extends RateLimiterMemory {
-  constructor(
-    options: IRateLimiterOptions,
-    private readonly failedOver: () => void,
-  ) {
-    super(options);
-  }
-  override consume(key: string | number, points?: number, options?: Record<string, unknown>) {
-    this.failedOver();
-    return super.consume(key, points, options);
-  }
-  override reward(key: string | number, points?: number, options?: Record<string, unknown>) {
-    this.failedOver();
-    return super.reward(key, points, options);
-  }
-}
-
-/**
  * A limiter on Redis (one limit for every replica) with an in-memory insurance that takes over
  * while Redis is down or slow. Every count Redis answers is copied into the insurance, so a
  * process that falls back goes on from the last count it saw instead of from zero (an address
@@ -39,17 +17,25 @@ class Insurance extends RateLimiterMemory {
  * is rounded down, and counts the insurance answered itself are not copied.
  */
 export function createRedisLimiter(options: IRateLimiterOptions, redis: RedisStore): Limiter {
-  const insurance = new Insurance(options, redis.failedOver);
-  const store = new RateLimiterRedis({
-    ...options,
-    storeClient: redis.client,
-    rejectIfRedisNotReady: true,
-    insuranceLimiter: insurance,
-  });
+  // The in-memory stand-in, asked when a Redis call failed or did not answer in time (`inTime`).
+  // Not rate-limiter-flexible's insuranceLimiter: a call that fails after `inTime` gave up would
+  // count in memory a second time.
+  const insurance = new RateLimiterMemory(options);
+  const store = new RateLimiterRedis({ ...options, storeClient: redis.client, rejectIfRedisNotReady: true });
+  const isOver = (rejection: unknown) => rejection instanceof RateLimiterRes;
   const copy = (key: string, res: RateLimiterRes) => {
     const seconds = Math.floor(res.msBeforeNext / 1000);
-    if (redis.client.status === 'ready' && seconds > 0) void insurance.set(key, res.consumedPoints, seconds);
+    if (seconds > 0) void insurance.set(key, res.consumedPoints, seconds);
   };
+  // What Redis answered (a count, or over the limit), copied into the insurance on the way.
+  const fromRedis = (key: string, call: Promise<RateLimiterRes>) =>
+    call.then(
+      (res) => (copy(key, res), res),
+      (rejection: unknown) => {
+        if (isOver(rejection)) copy(key, rejection as RateLimiterRes);
+        throw rejection;
+      },
+    );
   // One child span per Redis call of the decision; a request over the limit is an answer, not an error.
   const traced = <T>(operation: string, call: () => Promise<T>): Promise<T> =>
     inSpan(`authlayer.redis ${operation}`, { 'db.system': 'redis', 'authlayer.store': 'rate_limit' }, () =>
@@ -60,13 +46,10 @@ export function createRedisLimiter(options: IRateLimiterOptions, redis: RedisSto
     ).then((result) => ('over' in result ? Promise.reject(result.over) : result.value));
   return {
     consume: (key, options) =>
-      traced('consume', () => store.consume(key, 1, options)).then(
-        (res) => (copy(key, res), res),
-        (rejection: unknown) => {
-          if (rejection instanceof RateLimiterRes) copy(key, rejection);
-          throw rejection;
-        },
+      traced('consume', () =>
+        redis.inTime(fromRedis(key, store.consume(key, 1, options)), () => insurance.consume(key, 1, options), isOver),
       ),
-    reward: (key) => traced('reward', () => store.reward(key)).then((res) => (copy(key, res), res)),
+    reward: (key) =>
+      traced('reward', () => redis.inTime(fromRedis(key, store.reward(key)), () => insurance.reward(key))),
   };
 }

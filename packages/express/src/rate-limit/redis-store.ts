@@ -1,5 +1,5 @@
 import type { Logger } from '@authlayer/core';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 
 /** A Redis connection for the limiters, and how to close it. */
 export interface RedisStore {
@@ -10,11 +10,31 @@ export interface RedisStore {
    * commands fail at once (memory answers) until Redis answers its ready check again.
    */
   failedOver(): void;
+  /**
+   * `call` (a command, or a limiter's commands) settled in time, else `fallback()`: when `call`
+   * fails (a refusal `isAnswer` accepts is passed on as it is) or has not settled after
+   * {@link COMMAND_TIMEOUT_MS}. Either way the store is told (`failedOver`), and what `call` does
+   * later is ignored.
+   */
+  inTime<T>(call: Promise<T>, fallback: () => T | Promise<T>, isAnswer?: (error: unknown) => boolean): Promise<T>;
   close(): void;
 }
 
 /** A command Redis has not answered in this time fails (and the limit falls back to memory). */
 const COMMAND_TIMEOUT_MS = 250;
+
+/**
+ * The connection every Redis store of the middleware opens: a command fails at once while the
+ * connection is down (no offline queue, as rate-limiter-flexible advises: a request never waits
+ * for Redis), and ioredis reconnects quickly at first, then every 2 s at most, for as long as the
+ * process runs.
+ */
+export const RECONNECTING: RedisOptions = {
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 1,
+  connectTimeout: 2000,
+  retryStrategy: (times) => Math.min(times * 100, 2000),
+};
 
 /** The three lines a store logs: Redis gone, back, and too slow. Never the URL. */
 export interface RedisStoreWords {
@@ -45,14 +65,10 @@ export async function connectRedisStore(
   logger: Logger,
   words: RedisStoreWords = RATE_LIMIT_WORDS,
 ): Promise<RedisStore> {
-  const client = new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2000,
-    commandTimeout: COMMAND_TIMEOUT_MS,
-    // Reconnect quickly at first, then every 2 s at most, for as long as the process runs.
-    retryStrategy: (times) => Math.min(times * 100, 2000),
-  });
+  // No commandTimeout: ioredis's fires in the timers phase, before a reply that came in while
+  // this process was busy is read, so a blocked event loop looked like a slow Redis. `inTime`
+  // reads what arrived first.
+  const client = new Redis(url, RECONNECTING);
   let state: 'starting' | 'up' | 'down' = 'starting';
   const down = () => {
     if (state !== 'down') logger.warn(words.unreachable);
@@ -88,5 +104,36 @@ export async function connectRedisStore(
       client.stream.destroy();
     });
   };
-  return { client, failedOver, close: () => client.disconnect() };
+  const inTime = <T>(
+    call: Promise<T>,
+    fallback: () => T | Promise<T>,
+    isAnswer: (error: unknown) => boolean = () => false,
+  ): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const late = () => {
+        if (settled) return;
+        settled = true;
+        failedOver();
+        Promise.resolve().then(fallback).then(resolve, reject);
+      };
+      // One turn more after the deadline: the poll phase in between reads a reply already received.
+      const timer = setTimeout(() => setImmediate(late), COMMAND_TIMEOUT_MS).unref();
+      call.then(
+        (value) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          clearTimeout(timer);
+          if (!isAnswer(error)) return late();
+          settled = true;
+          reject(error);
+        },
+      );
+    });
+  return { client, failedOver, inTime, close: () => client.disconnect() };
 }

@@ -1,5 +1,6 @@
 import type { AuthContext, Logger } from '@authlayer/core';
 import { Redis, type RedisOptions } from 'ioredis';
+import { RECONNECTING } from '../rate-limit/redis-store.js';
 import {
   loadRevocations,
   pairsOf,
@@ -24,14 +25,9 @@ export interface RevocationStore extends RevocationCommands {
 }
 
 const CONNECTION: RedisOptions = {
-  // A command fails at once while the connection is down: a request never waits for Redis.
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: 1,
-  connectTimeout: 2000,
+  ...RECONNECTING,
   // Bounds a full load too: a list of a hundred thousand entries loads in well under this.
   commandTimeout: 2000,
-  // Reconnect quickly at first, then every 2 s at most, for as long as the process runs.
-  retryStrategy: (times) => Math.min(times * 100, 2000),
 };
 /** How soon a full load that failed is tried again (the command connection may come back later). */
 const RELOAD_RETRY_MS = 200;

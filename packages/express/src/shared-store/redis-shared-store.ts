@@ -18,22 +18,20 @@ export async function connectSharedStore(
     reachable: `${path}: Redis is reachable; the cache is shared by every replica again`,
     slow: `${path}: Redis did not answer within 250 ms; each process keeps its own cache until it answers again`,
   });
-  // A command that failed on an open connection timed out: the store says so once, and reconnects.
-  const failed = () => redis.failedOver();
   return {
     // A child span per call; the key is a digest of a token, and is never an attribute.
     get: (key) =>
       inSpan('authlayer.redis get', { 'db.system': 'redis', 'authlayer.store': path }, () =>
-        redis.client.get(key).then(
-          (value) => value ?? undefined,
-          () => (failed(), undefined),
+        redis.inTime(
+          redis.client.get(key).then((value) => value ?? undefined),
+          () => undefined,
         ),
       ),
     set: (key, value, ttlMs) =>
       inSpan('authlayer.redis set', { 'db.system': 'redis', 'authlayer.store': path }, () =>
-        redis.client.set(key, value, 'PX', ttlMs).then(
+        redis.inTime(
+          redis.client.set(key, value, 'PX', ttlMs).then(() => undefined),
           () => undefined,
-          () => failed(),
         ),
       ),
     close: redis.close,

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createCaptureLogger, startRedis, type RedisServer } from '@authlayer/testkit';
+import { connectRedisStore, type RedisStore } from '../src/rate-limit/redis-store.js';
+
+/** Keeps this process busy (the event loop blocked) for `ms`: a burst of synchronous work. */
+function busy(ms: number) {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+describe('a Redis store answers in time or falls back', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(() => redis.stop());
+
+  async function store(): Promise<{ store: RedisStore; logger: ReturnType<typeof createCaptureLogger> }> {
+    const logger = createCaptureLogger();
+    return { store: await connectRedisStore(redis.url, logger), logger };
+  }
+
+  it('a reply that came while this process was busy past the deadline is read, not taken for a slow Redis', async () => {
+    const { store: one, logger } = await store();
+    await one.client.set('k', 'from redis');
+    const answer = one.inTime(one.client.get('k'), () => 'fallback');
+    // Redis answers within the 1 s this process is blocked; the deadline (250 ms) passed meanwhile.
+    busy(1000);
+    expect(await answer).toBe('from redis');
+    expect(logger.text.filter((t) => t.startsWith('warn:'))).toEqual([]);
+    expect(one.client.status).toBe('ready');
+    one.close();
+  });
+
+  it('a Redis that does not answer: the fallback after the deadline, one warning for the outage', async () => {
+    const { store: one, logger } = await store();
+    redis.pause();
+    try {
+      const answers = await Promise.all([
+        one.inTime(one.client.get('k'), () => 'fallback'),
+        one.inTime(one.client.get('k'), () => 'fallback'),
+      ]);
+      expect(answers).toEqual(['fallback', 'fallback']);
+      await logger.waitFor(/^warn: rate_limit: Redis did not answer within 250 ms/);
+    } finally {
+      redis.resume();
+    }
+    await logger.waitFor(/^info: rate_limit: Redis is reachable/);
+    expect(logger.text.filter((t) => t.startsWith('warn:'))).toHaveLength(1);
+    one.close();
+  });
+
+  it('a failed call falls back at once; a refusal the caller calls an answer is passed on', async () => {
+    const { store: one } = await store();
+    expect(await one.inTime(Promise.reject(new Error('down')), () => 'fallback')).toBe('fallback');
+    const refusal = new RangeError('over the limit');
+    await expect(
+      one.inTime(
+        Promise.reject(refusal),
+        () => 'fallback',
+        (error) => error instanceof RangeError,
+      ),
+    ).rejects.toBe(refusal);
+    one.close();
+  });
+});
