@@ -318,6 +318,7 @@ const API_KEY_LABELS = {
   many: 'authlayer API key, 10 000 keys (requests spread over all)',
   checksummed: 'authlayer API key, format: checksummed',
   limits: 'authlayer API key, a client with its own requests_per_minute (memory store)',
+  ratelimit: 'authlayer API key, rate_limit (memory store), no limit of its own for the client',
 };
 
 /**
@@ -325,7 +326,9 @@ const API_KEY_LABELS = {
  * `auth.access`) or `limits` (a `keys` client with its own `requests_per_minute`, never reached).
  */
 function authlayerApiKey(keys, feature = null) {
-  const suffix = { one: '', many: '-10k', checksummed: '-checksummed', limits: '-limits' }[keys];
+  const suffix = { one: '', many: '-10k', checksummed: '-checksummed', limits: '-limits', ratelimit: '-ratelimit' }[
+    keys
+  ];
   const access = feature === 'access';
   const revocation = feature === 'revocation';
   return {
@@ -345,8 +348,10 @@ function authlayerApiKey(keys, feature = null) {
         const entries = [{ name: 'bench', env_var: ENV.checksummedApiKey }];
         config = { auth: { mode: 'api_key', api_keys: { format: 'checksummed', keys: entries } } };
       }
-      if (keys === 'limits') {
-        const entries = [{ name: 'bench', env_var: ENV.apiKey, requests_per_minute: 1_000_000_000 }];
+      if (keys === 'limits' || keys === 'ratelimit') {
+        // The same key and rate_limit; `limits` adds the client's own limit (never reached).
+        const own = keys === 'limits' ? { requests_per_minute: 1_000_000_000 } : {};
+        const entries = [{ name: 'bench', env_var: ENV.apiKey, ...own }];
         config = {
           auth: { mode: 'api_key', api_keys: { keys: entries } },
           rate_limit: { requests_per_minute: 1_000_000_000, store: 'memory' },
@@ -376,6 +381,33 @@ function authlayerApiKey(keys, feature = null) {
   };
 }
 
+/**
+ * Not a middleware a user should run (plain `===`, not constant time): compares the API key with
+ * the expected one, sets `req.auth` to one fixed context (API key mode's shape, frozen, as
+ * authlayer's) and calls `next()`. What handing the app an identity costs in this workload before
+ * any real work: the route answers the identity too (a larger body than bare's `null`), and `req`
+ * carries one more property.
+ */
+const identityFloor = () => ({
+  id: 'floor-req-auth',
+  family: 'floor',
+  label: 'the floor: key compared with ===, req.auth set to a fixed context; not a real middleware',
+  alg: null,
+  header: 'x-api-key',
+  apiKeys: 'one',
+  workloads: ['one'],
+  async build(env) {
+    const { createAuthContext } = await import('@authlayer/core');
+    const context = createAuthContext({ method: 'api_key', userId: 'SERVICE_API_KEY' });
+    const expected = env[ENV.apiKey];
+    return (req, res, next) => {
+      if (req.headers['x-api-key'] !== expected) return unauthorized(res);
+      req.auth = context;
+      next();
+    };
+  },
+});
+
 function unauthorized(res) {
   res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: 'unauthorized', message: 'invalid token' });
 }
@@ -390,12 +422,14 @@ export const CONTENDERS = [
     workloads: both,
     build: async () => null,
   },
+  identityFloor(),
   authlayerApiKey('one'),
   authlayerApiKey('one', 'access'),
   authlayerApiKey('one', 'revocation'),
   authlayerApiKey('many'),
   authlayerApiKey('many', 'access'),
   authlayerApiKey('checksummed'),
+  authlayerApiKey('ratelimit'),
   authlayerApiKey('limits'),
   authlayerJwt('RS256', 'pem'),
   authlayerJwt('RS256', 'pem', 'access'),
@@ -427,6 +461,7 @@ export const CONTENDERS = [
   webCryptoLimit('ES256'),
   webCryptoLimit('HS256'),
   physicalLimitAsync('RS256'),
+  physicalLimitAsync('ES256'),
   limitInAuthlayerMiddleware('RS256'),
 ].map((c) => ({ header: 'authorization', needsAuthlayerJwt: false, needsRedis: false, ...c }));
 

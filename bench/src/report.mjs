@@ -134,10 +134,11 @@ const PEERS = [
   'express-oauth2-jwt-bearer',
   'express-jwt',
 ];
-const LIMITS = ['physical limit', 'physical limit, WebCrypto'];
+// node:crypto's synchronous call, WebCrypto, and node:crypto's callback form (libuv's pool).
+const LIMITS = ['physical limit', 'physical limit, WebCrypto', 'physical limit, libuv pool'];
 
-/** The cheaper of the two limits (node:crypto, WebCrypto) for `alg` in the same run: the higher ratio. */
-function cheaperLimit(rows, alg) {
+/** The cheapest of the limits measured for `alg` in the same run: the highest ratio. */
+function cheapestLimit(rows, alg) {
   const ratios = rows.filter((p) => LIMITS.includes(p.family) && p.alg === alg).map((p) => p.ratio.cpu);
   return ratios.length === 0 ? undefined : Math.max(...ratios);
 }
@@ -153,14 +154,14 @@ function bestPeer(rows, alg) {
  * the contender's row that returns `{ target, met }` (a target taken from the same run).
  */
 const GOALS = [
-  // Fresh tokens: 0.97 × the cheaper limit of the same run, and above every peer.
+  // Fresh tokens: 0.97 × the cheapest limit of the same run, and above every peer.
   ...['RS256', 'ES256', 'HS256'].map((alg) =>
     cpuGoal(
-      `JWT ${alg}, distinct tokens: ≥ 0.97 × the cheaper limit and above every peer`,
+      `JWT ${alg}, distinct tokens: ≥ 0.97 × the cheapest limit and above every peer`,
       'pool',
       isAuthlayerJwt(alg),
       (rows, r) => {
-        const limit = cheaperLimit(rows, alg);
+        const limit = cheapestLimit(rows, alg);
         const peer = bestPeer(rows, alg);
         if (limit === undefined) return { target: null, met: null };
         const target = 0.97 * limit;
@@ -193,7 +194,8 @@ const FEATURES = [
   ['auth.access, 50 entries (10 000 keys)', 'authlayer-api-key-10k-access50', 'authlayer-api-key-10k'],
   ['auth.access, 50 entries (JWT RS256 cache hit)', 'authlayer-jwt-rs256-pem-access50', 'authlayer-jwt-rs256-pem'],
   ['format: checksummed', 'authlayer-api-key-checksummed', 'authlayer-api-key'],
-  ['a client with its own requests_per_minute (memory)', 'authlayer-api-key-limits', 'authlayer-api-key'],
+  // Against rate_limit without the client's own limit: the feature is the per-client limit.
+  ['a client with its own requests_per_minute (memory)', 'authlayer-api-key-limits', 'authlayer-api-key-ratelimit'],
   ['revocation.store, empty list (API key)', 'authlayer-api-key-revocation', 'authlayer-api-key'],
   [
     'revocation.store, empty list (JWT RS256 cache hit)',
@@ -212,8 +214,8 @@ const FAST_PATH_PAIRS = [
 
 function goalsTable(summary, jwtAvailable) {
   const lines = [
-    '| goal | authlayer contender | measured | target | met | peers in the same run: fast-jwt / jose / oauth2-jwt-bearer / express-jwt | limits: node:crypto / WebCrypto |',
-    '|---|---|--:|--:|:-:|---|--:|',
+    '| goal | authlayer contender | measured | target | met | peers in the same run: fast-jwt / jose / oauth2-jwt-bearer / express-jwt | limits: node:crypto / WebCrypto / node:crypto on the pool | floor: req.auth handed over, no check |',
+    '|---|---|--:|--:|:-:|---|--:|--:|',
   ];
   for (const goal of GOALS) {
     const cpu = goal.metric === 'cpu';
@@ -223,7 +225,7 @@ function goalsTable(summary, jwtAvailable) {
     if (mine.length === 0) {
       const why =
         jwtAvailable || goal.text.startsWith('API key') ? 'not measured' : 'not measured: @authlayer/jwt not installed';
-      lines.push(`| ${goal.text} | — | ${why} | | — | | |`);
+      lines.push(`| ${goal.text} | — | ${why} | | — | | | |`);
       continue;
     }
     for (const r of mine) {
@@ -241,8 +243,10 @@ function goalsTable(summary, jwtAvailable) {
         cpu && r.alg !== null
           ? LIMITS.map((family) => show(rows.find((p) => p.family === family && p.alg === r.alg))).join(' / ')
           : '';
+      // The API key and cache-hit goals are read against what handing over an identity costs.
+      const floor = cpu && goal.workload === 'one' ? show(rows.find((p) => p.family === 'floor')) : '';
       lines.push(
-        `| ${goal.text} | ${r.label}${r.alg ? ` ${r.alg}` : ''} | ${show(r)} | ${shownTarget} | ${met === null ? '—' : met ? 'yes' : '**no**'} | ${peers} | ${limits} |`,
+        `| ${goal.text} | ${r.label}${r.alg ? ` ${r.alg}` : ''} | ${show(r)} | ${shownTarget} | ${met === null ? '—' : met ? 'yes' : '**no**'} | ${peers} | ${limits} | ${floor} |`,
       );
     }
   }
