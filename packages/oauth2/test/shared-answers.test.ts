@@ -70,7 +70,8 @@ describe('auth.oauth2.cache_store', () => {
     // The clock is pinned after the token is issued, so its 300 s of life (less than cache_seconds)
     // are counted from no earlier than its iat.
     const fresh = await provider.obtainToken();
-    await (await replica(store, { cache_seconds: 3600 }))(fresh);
+    const b = await replica(store, { cache_seconds: 3600 });
+    await b(fresh);
     expect(kept[0]!.ttlMs).toBeLessThanOrEqual(300_000);
     expect(kept[0]!.ttlMs).toBeGreaterThan(290_000);
   });
