@@ -229,7 +229,9 @@ export function compileRouteKey(key: string): CompiledRoute {
     if (!(error instanceof PathError || error instanceof TypeError)) throw error;
     throw new Error(`Express cannot parse the pattern: ${error.message.replace(/; visit .*$/, '')}`, { cause: error });
   }
-  const matcher = match(loosen(pattern), { sensitive: false, end: true, trailing: true, decode: decodeParam });
+  const loose = loosen(pattern);
+  const matcher = match(loose, { sensitive: false, end: true, trailing: true, decode: decodeParam });
+  const prefix = literalPrefix(parse(loose).tokens);
   return Object.freeze({
     key,
     method,
@@ -237,6 +239,9 @@ export function compileRouteKey(key: string): CompiledRoute {
     params: Object.freeze(paramNames(tokens)),
     examples: Object.freeze(examplesOf(tokens).slice(0, 16)),
     matchPath: (path: string) => {
+      // Most keys of a table cannot match a given path, and their literal beginning says so for a
+      // few characters' comparison instead of a regular expression's run.
+      if (!startsWithLiteral(path, prefix)) return false;
       // A router mounted at /api with a route '/' serves '/api//' too (the mount strips '/api', the
       // route's trailing slash is optional): a key matches any number of trailing slashes, a
       // superset of what an app-level route matches, so the rule applies wherever a handler runs.
@@ -249,6 +254,34 @@ export function compileRouteKey(key: string): CompiledRoute {
 // As the router's Layer: trailing slashes of a pattern are dropped, so `/a/` matches `/a` too.
 function loosen(pattern: string): string {
   return pattern === '/' ? pattern : pattern.replace(/\/+$/, '');
+}
+
+/**
+ * The pattern's literal beginning (its leading text), lower case, up to its first non-ASCII
+ * character. path-to-regexp matches without the `u` flag, where `i` folds ASCII letters only onto
+ * ASCII letters (ECMA-262 Canonicalize: a non-ASCII character never folds to an ASCII one), so a
+ * path the pattern matches starts with this prefix, ASCII letters in either case.
+ */
+function literalPrefix(tokens: readonly Token[]): string {
+  let text = '';
+  for (const token of tokens) {
+    if (token.type !== 'text') break;
+    text += token.value;
+  }
+  let end = 0;
+  while (end < text.length && text.charCodeAt(end) < 128) end += 1;
+  return text.slice(0, end).toLowerCase();
+}
+
+/** `path` starts with `prefix` (lower-case ASCII), ASCII letters of `path` in either case. */
+function startsWithLiteral(path: string, prefix: string): boolean {
+  if (path.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i += 1) {
+    const code = path.charCodeAt(i);
+    // A-Z to a-z; every other character as it is.
+    if ((code >= 65 && code <= 90 ? code + 32 : code) !== prefix.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 // As the router's Layer: percent-decoded, and a broken encoding is an error (a 400 in Express).
