@@ -90,12 +90,41 @@ describe('compileRouteKey: the literal beginning refuses only what the pattern r
         compared += 1;
         if ('value' in theirs && theirs.value !== false) matched += 1;
         if (JSON.stringify(ours) !== JSON.stringify(theirs)) divergences.push(`${pattern} ${JSON.stringify(path)}`);
+        // A path the pattern matches has the first segment the pattern fixes.
+        const segment = /^\/([^/]*)/.exec(path)?.[1]?.toLowerCase();
+        if (
+          'value' in theirs &&
+          theirs.value !== false &&
+          route.firstSegment !== null &&
+          route.firstSegment !== segment
+        )
+          divergences.push(`${pattern} fixes ${route.firstSegment}, matched ${JSON.stringify(path)}`);
       }
     }
     expect(divergences).toEqual([]);
     // Not vacuous: thousands of paths, hundreds of which match.
     expect(compared).toBeGreaterThan(5_000);
     expect(matched).toBeGreaterThan(300);
+  });
+
+  it('names the first segment a pattern fixes, and none where a parameter or group may extend it', () => {
+    const segments = Object.fromEntries(
+      PATTERNS.map((pattern) => [pattern, compileRouteKey(`GET ${pattern}`).firstSegment]),
+    );
+    expect(segments).toMatchObject({
+      '/': null,
+      '/invoke': 'invoke',
+      '/Reports/:id': 'reports',
+      '/files/*path': 'files',
+      '/docs{/*rest}': null,
+      '/a{/:b}/c': null,
+      '/data.json': 'data.json',
+      '/a\\:b/:c': 'a:b',
+      '/state{s}/:id': null,
+      '/:lang/home': null,
+      '{/:tenant}/items': null,
+      '/reports/': 'reports',
+    });
   });
 
   it('matches ASCII letters in either case, and no look-alike', () => {

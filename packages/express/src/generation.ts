@@ -95,7 +95,7 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     optional: middleware({ ...flow, authenticate, optional: optionalHeaders }),
     access: access.middleware,
     accessAs: access.as,
-    unmatchedRules: (app: unknown) => unmatchedKeys(table, app),
+    unmatchedRules: (app: unknown) => unmatchedKeys(table.entries, app),
     accessFor: (method, path) => {
       const plan = planFor(matchEntries(table, method, path), config.accessPolicy.default ?? 'authenticated');
       return { authentication: plan.authentication, mayRefuse: plan.denied || plan.rules.length > 0 };

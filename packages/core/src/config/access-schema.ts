@@ -201,6 +201,12 @@ export interface CompiledRoute {
   /** A few paths the pattern matches (each optional group with and without), to compare patterns. */
   readonly examples: readonly string[];
   /**
+   * The first segment every path the pattern matches has (`reports` for `/reports/:id`), lower
+   * case; `null` when the pattern does not fix it (`/:lang/home`, `/docs{/*rest}`). A path whose
+   * first segment differs, ASCII letters' case aside, is not matched: a table can be indexed by it.
+   */
+  readonly firstSegment: string | null;
+  /**
    * The path's parameters when the pattern matches it, else `false`. Throws a `URIError` when a
    * parameter's percent-encoding is broken (Express answers that request 400).
    */
@@ -231,13 +237,14 @@ export function compileRouteKey(key: string): CompiledRoute {
   }
   const loose = loosen(pattern);
   const matcher = match(loose, { sensitive: false, end: true, trailing: true, decode: decodeParam });
-  const prefix = literalPrefix(parse(loose).tokens);
+  const { prefix, whole } = literalPrefix(parse(loose).tokens);
   return Object.freeze({
     key,
     method,
     pattern,
     params: Object.freeze(paramNames(tokens)),
     examples: Object.freeze(examplesOf(tokens).slice(0, 16)),
+    firstSegment: firstSegmentOf(prefix, whole),
     matchPath: (path: string) => {
       // Most keys of a table cannot match a given path, and their literal beginning says so for a
       // few characters' comparison instead of a regular expression's run.
@@ -260,17 +267,32 @@ function loosen(pattern: string): string {
  * The pattern's literal beginning (its leading text), lower case, up to its first non-ASCII
  * character. path-to-regexp matches without the `u` flag, where `i` folds ASCII letters only onto
  * ASCII letters (ECMA-262 Canonicalize: a non-ASCII character never folds to an ASCII one), so a
- * path the pattern matches starts with this prefix, ASCII letters in either case.
+ * path the pattern matches starts with this prefix, ASCII letters in either case. `whole`: the
+ * prefix is the entire pattern.
  */
-function literalPrefix(tokens: readonly Token[]): string {
+function literalPrefix(tokens: readonly Token[]): { prefix: string; whole: boolean } {
   let text = '';
+  let count = 0;
   for (const token of tokens) {
     if (token.type !== 'text') break;
     text += token.value;
+    count += 1;
   }
   let end = 0;
   while (end < text.length && text.charCodeAt(end) < 128) end += 1;
-  return text.slice(0, end).toLowerCase();
+  return { prefix: text.slice(0, end).toLowerCase(), whole: count === tokens.length && end === text.length };
+}
+
+/**
+ * The first segment that `prefix` (see {@link literalPrefix}) fixes: the text between its leading
+ * `/` and the next one, or its end when the whole pattern is that text (`/invoke` matches
+ * `/invoke/` too, and the same segment). `null` when a parameter or group may extend it.
+ */
+function firstSegmentOf(prefix: string, wholePattern: boolean): string | null {
+  if (!prefix.startsWith('/')) return null;
+  const slash = prefix.indexOf('/', 1);
+  const segment = slash === -1 ? (wholePattern ? prefix.slice(1) : null) : prefix.slice(1, slash);
+  return segment === '' ? null : segment;
 }
 
 /** `path` starts with `prefix` (lower-case ASCII), ASCII letters of `path` in either case. */

@@ -35,19 +35,47 @@ export interface Plan {
 
 const STRENGTH = { none: 0, optional: 1, required: 2 } as const;
 
+/** The `access` table: its entries in order, and an index of them by a path's first segment. */
+export interface AccessTable {
+  readonly entries: readonly TableEntry[];
+  /** By first segment (lower case): the entries that fix it to that, and those that fix none, in order. */
+  readonly bySegment: ReadonlyMap<string, readonly TableEntry[]>;
+  /** The entries that fix no first segment: all a path of another first segment may match. */
+  readonly unfixed: readonly TableEntry[];
+}
+
 /**
  * The `access` table, ready to answer which entries match a request. Each key is matched as a
  * route registered with Express 5's defaults would be (see `compileRouteKey`), and a `GET` entry
  * matches `HEAD` too, as Express routes HEAD to GET.
  */
-export function compileTable(access: Readonly<Record<string, AccessValue>>): readonly TableEntry[] {
-  return Object.entries(access).map(([key, value]) => ({ route: compileRouteKey(key), value }));
+export function compileTable(access: Readonly<Record<string, AccessValue>>): AccessTable {
+  const entries = Object.entries(access).map(([key, value]) => ({ route: compileRouteKey(key), value }));
+  const segments = new Set(entries.flatMap((entry) => entry.route.firstSegment ?? []));
+  const bySegment = new Map(
+    [...segments].map((segment) => [
+      segment,
+      entries.filter((entry) => entry.route.firstSegment === null || entry.route.firstSegment === segment),
+    ]),
+  );
+  return { entries, bySegment, unfixed: entries.filter((entry) => entry.route.firstSegment === null) };
+}
+
+/**
+ * A path's first segment, lower case: what a pattern's `firstSegment` is compared with. Full
+ * Unicode lower case may turn a non-ASCII letter into an ASCII one, which only adds candidates
+ * (each is still matched); a path a pattern matches has an ASCII first segment, lowered the same.
+ */
+function firstSegmentOf(path: string): string {
+  if (path.charCodeAt(0) !== 47) return '';
+  const slash = path.indexOf('/', 1);
+  return (slash === -1 ? path.slice(1) : path.slice(1, slash)).toLowerCase();
 }
 
 /** The entries of `table` that match `method` and `path`. */
-export function matchEntries(table: readonly TableEntry[], method: string, path: string): MatchedEntry[] {
+export function matchEntries(table: AccessTable, method: string, path: string): MatchedEntry[] {
   const matched: MatchedEntry[] = [];
-  for (const entry of table) {
+  for (const entry of table.bySegment.get(firstSegmentOf(path)) ?? table.unfixed) {
     const { route } = entry;
     if (route.method !== '*' && route.method !== method && !(method === 'HEAD' && route.method === 'GET')) continue;
     let params: RouteParams | false | null;
