@@ -52,7 +52,7 @@ export function verifiedClaims(context: AuthContext | undefined | null): Readonl
  * createAuthContext({ method: 'jwt', userId: 'u-1', roles: ['admin'] });
  */
 export function createAuthContext(init: AuthContextInit): AuthContext {
-  const context = {
+  const context: { -readonly [K in keyof AuthContext]: AuthContext[K] } = {
     method: init.method,
     userId: init.userId ?? null,
     email: init.email ?? null,
@@ -62,10 +62,12 @@ export function createAuthContext(init: AuthContextInit): AuthContext {
     scopes: freezeUnique(init.scopes),
     tenantId: init.tenantId ?? null,
   };
-  const made = typeof init.issuer === 'string' ? { ...context, issuer: init.issuer } : context;
+  // Added in place, not spread into a copy: V8 makes the copy several times slower, and every
+  // fresh token makes a context.
+  if (typeof init.issuer === 'string') context.issuer = init.issuer;
   // Not enumerable: the JSON, and what a test's deep equality sees, stay the contract's shape.
-  if (init.claims !== undefined) Object.defineProperty(made, CLAIMS, { value: Object.freeze({ ...init.claims }) });
-  return Object.freeze(made);
+  if (init.claims !== undefined) Object.defineProperty(context, CLAIMS, { value: Object.freeze({ ...init.claims }) });
+  return Object.freeze(context);
 }
 
 // Most identities have a list or two empty: they share one frozen empty list.
