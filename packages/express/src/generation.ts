@@ -87,7 +87,7 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     }
     return made;
   };
-  const access = createAccessMiddleware({ access: config.access, policy: config.accessPolicy, flowFor });
+  const access = createAccessMiddleware({ table, policy: config.accessPolicy, flowFor });
   return {
     config,
     loaded,

@@ -2,7 +2,7 @@ import { ForbiddenError, type AccessPolicy, type AuthContext, type AuthMode, typ
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { forbid, type AuthenticateDeps } from '../authenticate-request.js';
 import { ruleRefusal } from '../guards.js';
-import { compileTable, matchEntries, planFor, type Plan } from './access-table.js';
+import { matchEntries, planFor, type AccessTable, type Plan } from './access-table.js';
 
 /** The authentication of one kind of route: optional or not, and which modes may authenticate. */
 export interface AccessFlow {
@@ -10,9 +10,9 @@ export interface AccessFlow {
   readonly run: RequestHandler;
 }
 
-/** What `auth.access` is built from: the table, and a flow for each need (made by the middleware). */
+/** What `auth.access` is built from: the compiled table, and a flow for each need (made by the middleware). */
 export interface AccessDeps {
-  readonly access: Parameters<typeof compileTable>[0];
+  readonly table: AccessTable;
   readonly policy: AccessPolicy;
   /** The flow for routes that need `optional` or `required` authentication, by the modes allowed. */
   flowFor(optional: boolean, modes: readonly AuthMode[] | null): AccessFlow;
@@ -57,7 +57,7 @@ export function createAccessMiddleware(deps: AccessDeps): {
   readonly middleware: RequestHandler;
   readonly as: (method: string, req: Request, res: Response, next: NextFunction) => void;
 } {
-  const table = compileTable(deps.access);
+  const { table } = deps;
   const fallback = deps.policy.default ?? 'authenticated';
   const { reportOnly } = deps.policy;
   const required = deps.flowFor(false, null);
