@@ -264,11 +264,11 @@ function loosen(pattern: string): string {
 }
 
 /**
- * The pattern's literal beginning (its leading text), lower case, up to its first non-ASCII
- * character. path-to-regexp matches without the `u` flag, where `i` folds ASCII letters only onto
- * ASCII letters (ECMA-262 Canonicalize: a non-ASCII character never folds to an ASCII one), so a
- * path the pattern matches starts with this prefix, ASCII letters in either case. `whole`: the
- * prefix is the entire pattern.
+ * The pattern's literal beginning (its leading text), lower case; a key is printable ASCII (see
+ * `ROUTE`), so the text is too. path-to-regexp matches without the `u` flag, where `i` folds ASCII
+ * letters only onto ASCII letters (ECMA-262 Canonicalize: a non-ASCII character never folds to an
+ * ASCII one), so a path the pattern matches starts with this prefix, ASCII letters in either case.
+ * `whole`: the prefix is the entire pattern.
  */
 function literalPrefix(tokens: readonly Token[]): { prefix: string; whole: boolean } {
   let text = '';
@@ -278,9 +278,7 @@ function literalPrefix(tokens: readonly Token[]): { prefix: string; whole: boole
     text += token.value;
     count += 1;
   }
-  let end = 0;
-  while (end < text.length && text.charCodeAt(end) < 128) end += 1;
-  return { prefix: text.slice(0, end).toLowerCase(), whole: count === tokens.length && end === text.length };
+  return { prefix: text.toLowerCase(), whole: count === tokens.length };
 }
 
 /**
