@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { crc32 } from 'node:zlib';
+import { crc32 } from './crc32.js';
 
 // Keys that say what they are: `<prefix>_<32 base62>_<CRC-32 of the rest, 6 base62>`, as GitHub's
 // and Zuplo's are, so a typo or garbage is refused without a lookup and secret scanners find leaks.
