@@ -91,6 +91,10 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
     REFUSALS.map((reason) => [reason, apiKeyChallenge(header, allowBearer, reason)]),
   );
   const headerName = header.toLowerCase();
+  const isOwnBearerKey = (request: AuthRequest): boolean => {
+    const bearer = readBearerToken(request);
+    return bearer.kind === 'token' && table(bearer.token) !== undefined;
+  };
   const fail = (reason: Refusal): never => {
     throw new AuthError(reason, challenge[reason]!);
   };
@@ -100,8 +104,12 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
     method: 'api_key',
     ...fromAuthenticateNow((request) => {
       const presented = presentedKeyOf(request, headerName, allowBearer);
-      if (typeof presented !== 'string')
+      if (typeof presented !== 'string') {
+        // Without allow_bearer, a configured key sent as Bearer is a credential of ours in the
+        // wrong place: refused as invalid here, so it never reaches another mode (see recognize).
+        if (presented.kind === 'absent' && !allowBearer && isOwnBearerKey(request)) return fail('credentials_invalid');
         return fail(presented.kind === 'absent' ? 'credentials_missing' : 'credentials_invalid');
+      }
       // A typo or garbage is refused by its shape and checksum, without a lookup.
       if (prefixes !== null && !isChecksummedKey(presented, prefixes)) return fail('credentials_invalid');
       const match = lookup(presented);
@@ -111,14 +119,14 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
       return match.context;
     }),
     describe: () => describeKeys(facts, { rotationDays, now: now(), permissionsOf }),
-    // Its header is its own; a Bearer value it takes only with allow_bearer, surely when it is a
-    // configured key (so a key never goes to another mode, such as an introspection endpoint).
+    // Its header is its own; a configured key sent as Bearer is surely its own too, with or
+    // without allow_bearer (so a key never goes to another mode, such as an introspection
+    // endpoint: without allow_bearer it is refused here). Another Bearer value it may take only
+    // with allow_bearer.
     recognize: (request: AuthRequest): Recognition | undefined => {
       if (soleHeaderValue(request, headerName) !== '') return 'certain';
-      if (!allowBearer) return undefined;
-      const bearer = readBearerToken(request);
-      if (bearer.kind === 'absent') return undefined;
-      return bearer.kind === 'token' && table(bearer.token) !== undefined ? 'certain' : 'possible';
+      if (isOwnBearerKey(request)) return 'certain';
+      return allowBearer && readBearerToken(request).kind !== 'absent' ? 'possible' : undefined;
     },
     credentialHeaders: [headerName],
     summary: () => summarizeKeys(expected, config.apiKeys),

@@ -147,8 +147,10 @@ describe('createApiKeyHandler: refused requests', () => {
 
 describe('createApiKeyHandler: allow_bearer false', () => {
   it.each<[string, Headers, 'credentials_missing' | 'credentials_invalid']>([
-    ['the right key as Bearer', { authorization: bearer(KEY) }, 'credentials_missing'],
-    ['an empty header and the right Bearer', { 'x-api-key': '', authorization: bearer(KEY) }, 'credentials_missing'],
+    // Its own key in the wrong place: present but not accepted there.
+    ['the right key as Bearer', { authorization: bearer(KEY) }, 'credentials_invalid'],
+    ['an empty header and the right Bearer', { 'x-api-key': '', authorization: bearer(KEY) }, 'credentials_invalid'],
+    ['another Bearer value', { authorization: bearer(OTHER) }, 'credentials_missing'],
     ['no credentials', {}, 'credentials_missing'],
     ['a wrong header', { 'x-api-key': OTHER }, 'credentials_invalid'],
   ])('refuses %s with the ApiKey-only challenge', async (_name, headers, reason) => {

@@ -112,7 +112,7 @@ describe('many keys: each client its own identity', () => {
   it('keeps the rules of the header and Bearer: allow_bearer false refuses the Bearer form', async () => {
     const { handler } = await setUp(THREE, { apiKeys: { allow_bearer: false } });
     expect(await refusal(handler, { headers: { authorization: `Bearer ${KEYS.REPORTS}` } })).toMatchObject({
-      reason: 'credentials_missing',
+      reason: 'credentials_invalid',
       challenge: 'ApiKey realm="authlayer", header="X-API-Key"',
     });
     await expect(handler.authenticate(withKey(KEYS.REPORTS))).resolves.toMatchObject({ userId: 'reports' });

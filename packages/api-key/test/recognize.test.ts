@@ -27,9 +27,10 @@ describe('the API key handler says what it recognises', () => {
     expect((await handlerWith({})).recognize?.(request)).toBe(expected);
   });
 
-  it('reads no Bearer value without allow_bearer', async () => {
+  it('without allow_bearer, takes no other Bearer value but still knows its own key (to refuse it)', async () => {
     const handler = await handlerWith({ allow_bearer: false });
-    expect(handler.recognize?.({ headers: { authorization: `Bearer ${KEY}` } })).toBeUndefined();
+    expect(handler.recognize?.({ headers: { authorization: `Bearer ${KEY}` } })).toBe('certain');
+    expect(handler.recognize?.({ headers: { authorization: 'Bearer another-token' } })).toBeUndefined();
     expect(handler.recognize?.({ headers: { 'x-api-key': KEY } })).toBe('certain');
   });
 

@@ -31,8 +31,8 @@ export function modeTriedFor(request: object): Method | undefined {
  * One handler for several modes on one route (`auth.mode: [api_key, jwt]`). Each request goes to
  * the mode that recognises its credential most surely (see `AuthHandler.recognize`), the first
  * listed on a tie: an API key header to api_key, a compact JWS to jwt, a configured API key sent
- * as Bearer to api_key (with `allow_bearer`, so it is never sent to an introspection endpoint),
- * another opaque Bearer token to oauth2. The chosen mode alone answers, so its reason and message
+ * as Bearer to api_key (which refuses it without `allow_bearer`: it is never sent to an
+ * introspection endpoint), another opaque Bearer token to oauth2. The chosen mode alone answers, so its reason and message
  * stand; a refusal's `WWW-Authenticate` lists every mode's challenge, the chosen one's first. No
  * credential for any mode → `credentials_missing` with every challenge. What the combined handler
  * says about itself (summary, schemes, credential headers, `--check`) is each mode's own, composed.

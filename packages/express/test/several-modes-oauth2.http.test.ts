@@ -54,6 +54,15 @@ describe('auth.mode lists with oauth2', () => {
     expect(res.body.method).toBe('oauth2');
   });
 
+  it('[api_key, oauth2] with allow_bearer off: a configured key sent as Bearer is refused here, never introspected', async () => {
+    const app = await appFor(['api_key', 'oauth2'], { allow_bearer: false });
+    const before = idp.hits.introspection;
+    const res = await request(app).post('/invoke').set('Authorization', `Bearer ${KEY}`).expect(401);
+    expect(res.body).toEqual({ error: 'unauthorized', message: 'the credentials are not valid' });
+    // The secret never left the process.
+    expect(idp.hits.introspection).toBe(before);
+  });
+
   it('[api_key, oauth2] with allow_bearer on: a Bearer API key stays local, never sent to the provider', async () => {
     const app = await appFor(['api_key', 'oauth2']);
     const before = idp.hits.introspection;
