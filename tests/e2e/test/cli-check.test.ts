@@ -2,10 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../scripts/pack.mjs';
+import { pnpmCommand } from './support/pnpm.js';
 import { baseEnv } from './support/start-server.js';
 
 const MAIN = join(REPO_ROOT, 'apps', 'service', 'dist', 'main.js');
@@ -180,16 +181,7 @@ describe('--check with a broken config or missing key material', () => {
 
 describe('the root `pnpm --silent start --check`, piped', () => {
   it('prints only the JSON report on stdout (turbo and pnpm lines go elsewhere)', () => {
-    // The pnpm that runs this suite (turbo keeps npm_execpath), else the pinned one through npx.
-    const pnpm = process.env.npm_execpath?.includes('pnpm')
-      ? [process.execPath, process.env.npm_execpath]
-      : [
-          'npx',
-          '-y',
-          (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { packageManager: string })
-            .packageManager,
-        ];
-    const [command, ...args] = pnpm as [string, ...string[]];
+    const [command, ...args] = pnpmCommand();
     const result = spawnSync(command, [...args, '--silent', 'start', '--check'], {
       cwd: REPO_ROOT,
       env: { ...baseEnv(), SERVICE_API_KEY: SECRET },
