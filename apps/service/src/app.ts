@@ -12,6 +12,7 @@ import { isParsedAuthConfig, parseAuthConfig, type AuthConfig, type Logger } fro
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger as Pino } from 'pino';
 import { toLogger } from './logging.js';
+import { checkCertificateSource } from './tls-server.js';
 import { requestLog } from './request-log.js';
 import { createServiceMetrics } from './metrics.js';
 import { checkAccessRoutes, withServiceRoutes } from './access.js';
@@ -42,6 +43,8 @@ export type ServiceApp = Express & {
   shutdown(): Promise<void>;
   reload(): Promise<unknown>;
   readonly auth: AuthMiddleware;
+  /** `/forward-auth` alone, for the listener `forward_auth.listen` names; `null` without one. */
+  readonly forwardAuth: Express | null;
 };
 
 /**
@@ -55,6 +58,7 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   const metrics = createServiceMetrics();
   const logger = options.logger ?? (log === undefined ? undefined : toLogger(log));
   const given = isParsedAuthConfig(config) ? config : parseAuthConfig(config);
+  checkCertificateSource(given);
   const serveMetrics = metricsOption ?? given.metrics;
   let app: Express | null = null;
   const auth = await createAuthMiddleware(given, {
@@ -64,6 +68,8 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
     prepare: (config) => withServiceRoutes(config, serveMetrics),
     checkReload: (next) => {
       warnAboutKeptSettings(given, next.config, logger);
+      // The listener (tls) is the first config's: a reload cannot bring a certificate source.
+      checkCertificateSource({ ...next.config, tls: given.tls });
       if (!next.config.forwardAuth.enabled && app !== null) checkAccessRoutes(next.unmatchedRules(app));
     },
     onReload: (event) => {
@@ -83,8 +89,10 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   // Read per request: a reload may name another API key header.
   if (log !== undefined) app.use(requestLog(log, () => secretHeaders(auth.config)));
   // /forward-auth takes any method, and is not itself under the table: it applies the table to the
-  // request a proxy describes.
-  if (auth.config.forwardAuth.enabled) app.use(forwardAuthRouter(auth));
+  // request a proxy describes. With forward_auth.listen it is served on that listener only.
+  const { enabled, listen } = auth.config.forwardAuth;
+  const forwardAuth = enabled && listen !== null ? forwardAuthApp(auth, log, logger) : null;
+  if (enabled && listen === null) app.use(forwardAuthRouter(auth));
   // Contract: any other method is 404. Without this, Express's routers answer OPTIONS themselves
   // (200 text/plain "POST"); a CORS preflight is the app's CORS handler's, and there is none here.
   app.use(onlyMethods('GET', 'HEAD', 'POST'));
@@ -110,7 +118,19 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
     await auth.close();
     throw error;
   }
-  return Object.assign(app, { shutdown: () => auth.close(), reload: () => auth.reload(), auth });
+  return Object.assign(app, { shutdown: () => auth.close(), reload: () => auth.reload(), auth, forwardAuth });
+}
+
+/** The app of `forward_auth.listen`: `/forward-auth`, request lines, and 404 for anything else. */
+function forwardAuthApp(auth: AuthMiddleware, log: Pino | undefined, logger: Logger | undefined): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestId());
+  if (log !== undefined) app.use(requestLog(log, () => secretHeaders(auth.config)));
+  app.use(forwardAuthRouter(auth));
+  app.use(notFound());
+  app.use(errorHandler(logger === undefined ? {} : { logger }));
+  return app;
 }
 
 /** `make(auth)`, made again only when a reload replaced the config. */
@@ -124,13 +144,14 @@ function latestOf<T>(auth: AuthMiddleware, make: (auth: AuthMiddleware) => T): (
 
 /**
  * What a reload cannot change in the service, since it decided which routes exist at start:
- * `metrics`, `forward_auth.enabled`, `resource`, and `tls` (the listener). Each change is one
+ * `metrics`, `forward_auth.enabled` and `.listen`, `resource`, and `tls` (the listener). Each change is one
  * warning; the rest serves.
  */
 function warnAboutKeptSettings(first: AuthConfig, next: AuthConfig, logger: Logger | undefined): void {
   const kept = [
     first.metrics !== next.metrics && 'metrics',
     first.forwardAuth.enabled !== next.forwardAuth.enabled && 'forward_auth.enabled',
+    JSON.stringify(first.forwardAuth.listen) !== JSON.stringify(next.forwardAuth.listen) && 'forward_auth.listen',
     JSON.stringify(first.resource) !== JSON.stringify(next.resource) && 'resource',
     JSON.stringify(first.tls) !== JSON.stringify(next.tls) && 'tls',
   ].filter(Boolean);

@@ -94,7 +94,12 @@ export async function checkConfig(
       report_only: accessPolicy.reportOnly,
       ...Object.fromEntries(Object.entries(access).map(([key, value]) => [key, toSnakeCase(value)])),
     },
-    forward_auth: { enabled: forwardAuth.enabled, identity_headers: forwardAuth.identityHeaders },
+    forward_auth: {
+      enabled: forwardAuth.enabled,
+      proxy: forwardAuth.proxy,
+      listen: forwardAuth.listen === null ? null : `${forwardAuth.listen.host}:${forwardAuth.listen.port}`,
+      identity_headers: forwardAuth.identityHeaders,
+    },
     resource,
     revocation: revocation === null ? null : { store: redactUrl(revocation.store) },
     tls: toSnakeCase(tls),

@@ -12,6 +12,7 @@ import { readSettings, USAGE, UsageError, type Settings } from './settings.js';
 import { runPrimary } from './workers.js';
 import { createServer, readTlsOptions, type TlsOptions } from './tls-server.js';
 import { dirname } from 'node:path';
+import { createServer as createHttpServer, type Server } from 'node:http';
 
 async function main(): Promise<void> {
   const settings = readSettings(process.argv.slice(2), process.env);
@@ -71,10 +72,33 @@ async function serve(
     server.once('listening', resolve);
     server.once('error', reject);
   });
-  stopOnSignals(server, logger, app.shutdown, (code) => process.exit(code));
+  // forward_auth.listen: /forward-auth on a listener of its own (plain HTTP, for the proxy only);
+  // it stops with the public one.
+  const sidecar = await listenForwardAuth(app, logger);
+  const release = async () => {
+    if (sidecar !== null) await new Promise((done) => sidecar.close(done));
+    await app.shutdown();
+  };
+  stopOnSignals(server, logger, release, (code) => process.exit(code));
   reloadOnHangup = () => void app.reload().catch(() => undefined);
   const address = server.address();
   return typeof address === 'object' && address !== null ? address.port : settings.port;
+}
+
+async function listenForwardAuth(app: ServiceApp, logger: Logger): Promise<Server | null> {
+  const listen = app.auth.config.forwardAuth.listen;
+  if (app.forwardAuth === null || listen === null) return null;
+  const server = createHttpServer(app.forwardAuth).listen(listen.port, listen.host);
+  answerClientErrors(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : listen.port;
+  const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  if (cluster.isPrimary) logger.info(`forward-auth listening on http://${host}:${port}/forward-auth`);
+  return server;
 }
 
 /** Each start-up says its config, mode, handler and where the keys come from (never a value). */

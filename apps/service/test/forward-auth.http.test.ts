@@ -115,6 +115,75 @@ describe('/forward-auth with Traefik headers', () => {
   });
 });
 
+describe('one header style, canonical URIs only', () => {
+  const withProxy = (proxy: 'nginx' | 'traefik') =>
+    createApp({ ...CONFIG, forward_auth: { enabled: true, proxy } }, { env, logger: createCaptureLogger() });
+
+  it('without forward_auth.proxy, headers of both styles are 400, never a decision', async () => {
+    const both = [
+      { 'X-Original-URI': '/admin/secret', 'X-Forwarded-Uri': '/public/x' },
+      { 'X-Original-URI': '/reports/7', 'X-Forwarded-Method': 'GET' },
+      { 'X-Original-Method': 'GET', 'X-Forwarded-Uri': '/reports/7' },
+    ];
+    for (const headers of both) {
+      const res = await request(app).get('/forward-auth').set(headers).set('X-API-Key', KEYS.reader).expect(400);
+      expect(res.body.error).toBe('invalid_request');
+      expect(res.headers['x-auth-user-id']).toBeUndefined();
+    }
+  });
+
+  it('proxy: nginx reads only X-Original-*; a client-sent X-Forwarded-* changes nothing', async () => {
+    const nginx = await withProxy('nginx');
+    await request(nginx)
+      .get('/forward-auth')
+      .set({ 'X-Original-URI': '/admin/secret.txt', 'X-Forwarded-Uri': '/public/x' })
+      .expect(403);
+    await request(nginx)
+      .get('/forward-auth')
+      .set({ 'X-Original-URI': '/reports/7', 'X-Original-Method': 'GET', 'X-Forwarded-Method': 'POST' })
+      .set('X-API-Key', KEYS.plain)
+      .expect(403);
+    // Only Traefik's headers: nginx's URI is missing.
+    const res = await request(nginx).get('/forward-auth').set('X-Forwarded-Uri', '/public/x').expect(400);
+    expect(res.body.message).toBe('the proxy sent no original URI (X-Original-URI)');
+    await nginx.shutdown();
+  });
+
+  it('proxy: traefik reads only X-Forwarded-*', async () => {
+    const traefik = await withProxy('traefik');
+    await request(traefik)
+      .get('/forward-auth')
+      .set({ 'X-Forwarded-Method': 'GET', 'X-Forwarded-Uri': '/admin/x', 'X-Original-URI': '/public/x' })
+      .expect(403);
+    await request(traefik).get('/forward-auth').set('X-Original-URI', '/public/x').expect(400);
+    await traefik.shutdown();
+  });
+
+  it('a URI that is not canonical is 400 invalid_request with no identity headers, with any credential', async () => {
+    for (const uri of ['/public/../admin/x', '/public/%2E%2e/admin/x', '//admin/x', '/%61dmin/x', '/public;/x']) {
+      const res = await ask('GET', uri, { 'X-API-Key': KEYS.reader }).expect(400);
+      expect(res.body).toEqual({
+        error: 'invalid_request',
+        message: expect.stringMatching(/^the original URI is not in canonical form: /),
+      });
+      expect(res.headers['x-auth-user-id']).toBeUndefined();
+    }
+  });
+
+  it('forward_auth.listen: /forward-auth on its own app, none on the public one', async () => {
+    const split = await createApp(
+      { ...CONFIG, forward_auth: { enabled: true, proxy: 'traefik', listen: '127.0.0.1:0' } },
+      { env, logger: createCaptureLogger() },
+    );
+    expect(split.auth.config.forwardAuth.listen).toEqual({ host: '127.0.0.1', port: 0 });
+    await request(split).get('/forward-auth').set('X-Forwarded-Uri', '/public/x').expect(401);
+    const res = await request(split.forwardAuth!).get('/forward-auth').set('X-Forwarded-Uri', '/public/x').expect(200);
+    expect(res.headers['x-auth-user-id']).toBe('');
+    await request(split.forwardAuth!).get('/invoke').expect(404);
+    await split.shutdown();
+  });
+});
+
 describe('identity header values', () => {
   it('joins lists with commas, sends absent values empty, and percent-encodes what a header cannot hold', () => {
     const context = createAuthContext({ method: 'jwt', userId: 'zoë%1\r\n', roles: ['a', 'b'], email: null });
@@ -131,6 +200,8 @@ describe('--check', () => {
     const report = await checkConfig('service.yaml', parseAuthConfig(CONFIG), { env, logger: createCaptureLogger() });
     expect(report.forward_auth).toEqual({
       enabled: true,
+      proxy: null,
+      listen: null,
       identity_headers: {
         'X-Auth-User-Id': 'userId',
         'X-Auth-Method': 'method',

@@ -36,7 +36,7 @@ beforeAll(async () => {
   const block = SERVER_BLOCK!
     .replace('listen 8000;', `listen 127.0.0.1:${port};`)
     .replace('127.0.0.1:9000', `127.0.0.1:${upstream}`)
-    .replace('127.0.0.1:8080', `127.0.0.1:${servicePort}`);
+    .replace('127.0.0.1:9091', `127.0.0.1:${servicePort}`);
   nginx = await startNginx(() =>
     [
       // The application: nginx itself, echoing the method, URI and identity headers it received.

@@ -12,7 +12,22 @@ describe('forward_auth', () => {
         'X-Auth-Roles': 'roles',
         'X-Auth-Tenant': 'tenantId',
       },
+      proxy: null,
+      listen: null,
     });
+  });
+
+  it('takes the proxy whose header style is read, and a listener of its own', () => {
+    const config = (forwardAuth: object) => parseAuthConfig({ auth: {}, forward_auth: forwardAuth }).forwardAuth;
+    expect(config({ enabled: true, proxy: 'nginx', listen: '127.0.0.1:9091' })).toMatchObject({
+      proxy: 'nginx',
+      listen: { host: '127.0.0.1', port: 9091 },
+    });
+    expect(config({ proxy: 'traefik', listen: '[::1]:0' })).toMatchObject({
+      proxy: 'traefik',
+      listen: { host: '::1', port: 0 },
+    });
+    expect(config({ listen: 'localhost:80' }).listen).toEqual({ host: 'localhost', port: 80 });
   });
 
   it('takes the identity headers as written, in place of the defaults', () => {
@@ -23,6 +38,8 @@ describe('forward_auth', () => {
     expect(config.forwardAuth).toEqual({
       enabled: true,
       identityHeaders: { 'X-User': 'userId', 'X-Scopes': 'scopes' },
+      proxy: null,
+      listen: null,
     });
   });
 
@@ -34,6 +51,10 @@ describe('forward_auth', () => {
       /must be one of: method, userId/,
     ],
     [{ enable: true }, 'forward_auth.enable', /^unknown field \(did you mean enabled\?\)$/],
+    [{ proxy: 'haproxy' }, 'forward_auth.proxy', /must be one of: nginx, traefik/],
+    [{ listen: '9091' }, 'forward_auth.listen', /must be host:port/],
+    [{ listen: '127.0.0.1:70000' }, 'forward_auth.listen', /port of at most 65535/],
+    [{ listen: 'http://127.0.0.1:9091' }, 'forward_auth.listen', /must be host:port/],
   ])('refuses %j, naming the field', (forwardAuth, path, message) => {
     try {
       parseAuthConfig({ auth: {}, forward_auth: forwardAuth });

@@ -1,35 +1,24 @@
 import type { AuthContext, IdentityField } from '@authlayer/core';
 import { httpError, type AuthMiddleware } from '@authlayer/express';
-import express, { type Request, type Router } from 'express';
-
-const METHOD = /^[A-Za-z]{1,20}$/;
-const MAX_URI = 8192;
-
-/** The request a proxy asks about: its method and URI (origin-form: path and query). */
-interface Original {
-  readonly method: string;
-  readonly uri: string;
-}
+import express, { type Router } from 'express';
+import { readOriginalRequest } from './original-request.js';
 
 /**
  * `/forward-auth` (any method), for a proxy in front of another application: Traefik's ForwardAuth
  * (`X-Forwarded-Method`, `X-Forwarded-Uri`) or nginx's `auth_request` (`X-Original-Method`,
- * `X-Original-URI`). The `access` table is applied to the original method and URI, with the
- * request's own credentials, exactly as `auth.access` applies it to a route of this service: a 200
- * with the identity headers, or the route's own 401, 403 or 429. The body is never read. Without an
- * original URI → 400 `invalid_request`.
+ * `X-Original-URI`), one style only (`forward_auth.proxy`). The `access` table is applied to the
+ * original method and URI, with the request's own credentials, exactly as `auth.access` applies it
+ * to a route of this service: a 200 with the identity headers, or the route's own 401, 403 or 429.
+ * The body is never read. Without an original URI, with both header styles, or with a URI that is
+ * not canonical → 400 `invalid_request`, never a decision.
  */
 export function forwardAuthRouter(auth: AuthMiddleware): Router {
   const router = express.Router();
   router.all('/forward-auth', (req, res, next) => {
     // Per request: a reload may name other identity headers.
     const identity = Object.entries(auth.config.forwardAuth.identityHeaders);
-    const original = originalOf(req);
-    if (original === null) {
-      return next(
-        httpError(400, 'invalid_request', 'the proxy sent no original URI (X-Forwarded-Uri or X-Original-URI)'),
-      );
-    }
+    const original = readOriginalRequest(req.headers, req.method, auth.config.forwardAuth.proxy);
+    if (typeof original === 'string') return next(httpError(400, 'invalid_request', original));
     const { url } = req;
     const restore = () => {
       req.url = url;
@@ -48,18 +37,6 @@ export function forwardAuthRouter(auth: AuthMiddleware): Router {
     });
   });
   return router;
-}
-
-function originalOf(req: Request): Original | null {
-  const uri = single(req.headers['x-forwarded-uri']) ?? single(req.headers['x-original-uri']);
-  if (uri === undefined || !uri.startsWith('/') || uri.length > MAX_URI) return null;
-  const method = single(req.headers['x-forwarded-method']) ?? single(req.headers['x-original-method']) ?? req.method;
-  if (!METHOD.test(method)) return null;
-  return { method: method.toUpperCase(), uri };
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /**
