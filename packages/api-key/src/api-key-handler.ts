@@ -66,7 +66,7 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
   const expected = readExpectedKeys(config, deps.env);
   const permissionsOf = createPermissionResolver(config.roles);
   const identities = identitiesOf(expected, permissionsOf);
-  const prefixes = config.apiKeys.format === 'checksummed' ? checksummedPrefixes(config, expected) : null;
+  const checksummed = config.apiKeys.format === 'checksummed' ? checksummedPrefixes(config, expected) : null;
   const newest = newestCreated(expected);
   const table = createKeyTable(
     expected.map((key) => ({ sha256: key.sha256, value: matchOf(key, identities, newest) })),
@@ -111,7 +111,8 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
         return fail(presented.kind === 'absent' ? 'credentials_missing' : 'credentials_invalid');
       }
       // A typo or garbage is refused by its shape and checksum, without a lookup.
-      if (prefixes !== null && !isChecksummedKey(presented, prefixes)) return fail('credentials_invalid');
+      if (checksummed !== null && !isChecksummedKey(presented, checksummed.prefixes))
+        return fail('credentials_invalid');
       const match = lookup(presented);
       if (match === undefined) return fail('credentials_invalid');
       if (match.expiresAt !== null && now() >= match.expiresAt) return fail('credentials_expired');
@@ -179,12 +180,18 @@ function limitsOf(
 }
 
 /**
- * `format: checksummed`: every key read from `env_var` must be checksummed, and a presented key's
- * prefix must be one of `key_prefixes` (default: the prefixes of those keys).
+ * `format: checksummed`: every key read from `env_var` or `key_file` must be checksummed, and a
+ * presented key's prefix must be one of `key_prefixes`. Without `key_prefixes`: the prefixes of
+ * those keys, or, when some entry is hashed (a digest does not tell its key's prefix), any prefix
+ * of the right shape (`prefixes: null`): the shape and checksum still refuse garbage before the
+ * lookup, which decides the rest.
  *
  * @throws ConfigError naming each key that is not checksummed, or of a prefix not listed (never the key)
  */
-function checksummedPrefixes(config: AuthConfig, expected: readonly ExpectedKey[]): ReadonlySet<string> {
+function checksummedPrefixes(
+  config: AuthConfig,
+  expected: readonly ExpectedKey[],
+): { readonly prefixes: ReadonlySet<string> | null } {
   const listed = config.apiKeys.keyPrefixes;
   const issues: ConfigIssue[] = [];
   for (const key of expected) {
@@ -202,16 +209,10 @@ function checksummedPrefixes(config: AuthConfig, expected: readonly ExpectedKey[
       });
     }
   }
-  const prefixes = new Set(listed ?? expected.flatMap((key) => key.checksummedPrefix ?? []));
-  if (listed === null && expected.some((key) => !isPlain(key))) {
-    issues.push({
-      path: 'auth.api_keys.key_prefixes',
-      message:
-        "format: checksummed with hashed entries (hash_env, hash_file, keys_file) needs key_prefixes (a digest does not tell its key's prefix)",
-    });
-  }
   if (issues.length > 0) throw new ConfigError(issues);
-  return prefixes;
+  if (listed !== null) return { prefixes: new Set(listed) };
+  if (expected.some((key) => !isPlain(key))) return { prefixes: null };
+  return { prefixes: new Set(expected.flatMap((key) => key.checksummedPrefix ?? [])) };
 }
 
 /** A key read as itself (not as a digest), so its shape can be checked. */

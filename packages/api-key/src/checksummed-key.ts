@@ -49,11 +49,12 @@ export function newChecksummedKey(prefix: string): string {
 }
 
 /**
- * Whether `key` is a checksummed key of one of `prefixes`: its shape, its prefix, and its checksum.
- * The work does not depend on where a wrong key differs: the shape is one regular expression, the
- * checksum is always computed and compared in constant time, and the prefixes are all compared.
+ * Whether `key` is a checksummed key of one of `prefixes` (`null`: of any prefix): its shape, its
+ * prefix, and its checksum. The work does not depend on where a wrong key differs: the shape is
+ * one regular expression, the checksum is always computed and compared in constant time, and the
+ * prefixes are all compared.
  */
-export function isChecksummedKey(key: string, prefixes: ReadonlySet<string>): boolean {
+export function isChecksummedKey(key: string, prefixes: ReadonlySet<string> | null): boolean {
   const parts = SHAPE.exec(key);
   if (parts === null) return false;
   const [, prefix, random, checksum] = parts as unknown as [string, string, string, string];
@@ -61,7 +62,7 @@ export function isChecksummedKey(key: string, prefixes: ReadonlySet<string>): bo
   // Both are 6 characters: every one is compared, whichever differs (no Buffer per request).
   let difference = 0;
   for (let i = 0; i < CHECKSUM_LENGTH; i += 1) difference |= expected.charCodeAt(i) ^ checksum.charCodeAt(i);
-  return prefixes.has(prefix) && difference === 0;
+  return (prefixes === null || prefixes.has(prefix)) && difference === 0;
 }
 
 /** The prefix of a checksummed key, or null when `key` does not have the shape. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
 import { createCaptureLogger } from '@authlayer/testkit';
 import { ConfigError, parseAuthConfig } from '@authlayer/core';
 import { checksumOf, createApiKeyHandler, isChecksummedKey, newChecksummedKey, scannerPattern } from '../src/index.js';
@@ -83,15 +84,48 @@ describe('format: checksummed in the handler', () => {
     await expect(run).rejects.not.toThrow(/plain-old-key/);
   });
 
-  it('needs key_prefixes with hash_env entries, and holds configured keys to them', async () => {
-    const hashed = parseAuthConfig({
-      auth: { api_keys: { format: 'checksummed', keys: [{ name: 'b', hash_env: 'B_SHA' }] } },
-    });
-    await expect(
-      createApiKeyHandler(hashed, { env: { B_SHA: 'a'.repeat(64) }, logger: createCaptureLogger() }),
-    ).rejects.toThrow(
-      /auth\.api_keys\.key_prefixes: format: checksummed with hashed entries \(hash_env, hash_file, keys_file\) needs key_prefixes/,
+  it('starts with hash_env entries and no key_prefixes: any prefix of the right shape is looked up', async () => {
+    const [live, test] = [newChecksummedKey('sk_live'), newChecksummedKey('pk_test')];
+    const lookups: string[] = [];
+    const handler = await createApiKeyHandler(
+      parseAuthConfig({
+        auth: { api_keys: { format: 'checksummed', keys: [{ name: 'b', hash_env: 'B_SHA' }] } },
+      }),
+      {
+        env: { B_SHA: createHash('sha256').update(live).digest('hex') },
+        logger: createCaptureLogger(),
+        observe: { keyLookup: (result) => lookups.push(result) },
+      },
     );
+    expect((await handler.authenticate(request(live))).userId).toBe('b');
+    // Another prefix of the right shape is looked up (and misses); garbage is refused before it.
+    await expect(handler.authenticate(request(test))).rejects.toMatchObject({ reason: 'credentials_invalid' });
+    await expect(handler.authenticate(request(`${live.slice(0, -1)}x`))).rejects.toMatchObject({
+      reason: 'credentials_invalid',
+    });
+    expect(lookups).toEqual(['hit', 'miss']);
+  });
+
+  it('key_prefixes narrows hashed entries to the prefixes listed, and holds configured keys to them', async () => {
+    const live = newChecksummedKey('sk_live');
+    const lookups: string[] = [];
+    const handler = await createApiKeyHandler(
+      parseAuthConfig({
+        auth: {
+          api_keys: { format: 'checksummed', key_prefixes: ['sk_live'], keys: [{ name: 'b', hash_env: 'B_SHA' }] },
+        },
+      }),
+      {
+        env: { B_SHA: createHash('sha256').update(live).digest('hex') },
+        logger: createCaptureLogger(),
+        observe: { keyLookup: (result) => lookups.push(result) },
+      },
+    );
+    expect((await handler.authenticate(request(live))).userId).toBe('b');
+    await expect(handler.authenticate(request(newChecksummedKey('pk_test')))).rejects.toMatchObject({
+      reason: 'credentials_invalid',
+    });
+    expect(lookups).toEqual(['hit']);
     await expect(
       createApiKeyHandler(config({ key_prefixes: ['pk_live'] }), {
         env: { BILLING_KEY: newChecksummedKey('sk_live') },

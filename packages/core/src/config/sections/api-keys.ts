@@ -65,7 +65,8 @@ export const apiKeysSchema = z
     rotation_days: z.int().min(1, 'must be at least 1').default(DEFAULTS.apiKeys.rotationDays),
     // checksummed: `<prefix>_<32 base62>_<checksum>`; anything else is refused before any lookup.
     format: z.enum(['any', 'checksummed']).default('any'),
-    // The prefixes a checksummed key may have; default: those of the keys read from env_var.
+    // The prefixes a checksummed key may have; default: those of the keys read from env_var or
+    // key_file, or, with hashed entries (whose digests do not tell a prefix), any prefix.
     key_prefixes: z
       .array(z.string().regex(KEY_PREFIX, 'must be a letter, then letters, digits and _ (at most 32 characters)'))
       .min(1, 'must list at least one prefix')
@@ -105,7 +106,10 @@ export interface ApiKeysConfig {
   readonly keysFile: string | null;
   /** `any` (default), or `checksummed`: a key must be `<prefix>_<32 base62>_<checksum>`. */
   readonly format: 'any' | 'checksummed';
-  /** `key_prefixes`: the prefixes a checksummed key may have; `null`: those of the configured keys. */
+  /**
+   * `key_prefixes`: the prefixes a checksummed key may have; `null`: those of the keys read as
+   * themselves, or any prefix when an entry is hashed (`hash_env`, `hash_file`, `keys_file`).
+   */
   readonly keyPrefixes: readonly string[] | null;
 }
 
