@@ -127,13 +127,20 @@ describe('revocation.store redis:// (every replica enforces one list)', () => {
     await until(b, bearer(token), 401);
     redis.pause();
     try {
-      const started = performance.now();
+      const took: number[] = [];
       for (const target of [a, b, a, b]) {
-        expect(await statusOf(target, bearer(token))).toBe(401);
-        expect(await statusOf(target, { 'X-API-Key': BILLING_KEY })).toBe(200);
+        for (const [headers, status] of [
+          [bearer(token), 401],
+          [{ 'X-API-Key': BILLING_KEY }, 200],
+        ] as const) {
+          const started = performance.now();
+          expect(await statusOf(target, headers)).toBe(status);
+          took.push(performance.now() - started);
+        }
       }
-      // Eight requests, none of which waited for a Redis that does not answer (its timeouts are 2 s).
-      expect(performance.now() - started).toBeLessThan(1000);
+      // None waited for a Redis that does not answer: one that did would have taken at least its
+      // 2 s command timeout. (Eight under 1 s together could fail on a loaded machine.)
+      expect(Math.max(...took)).toBeLessThan(2000);
     } finally {
       redis.resume();
     }

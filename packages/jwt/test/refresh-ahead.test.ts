@@ -84,8 +84,9 @@ describe('refresh-ahead', () => {
       // The new set's age starts when it was taken in.
       clock.advance(-MAX_AGE_S * 0.3);
     }
-    // Far under the provider's delay: none of them included a fetch.
-    expect(Math.max(...latencies)).toBeLessThan(DELAY_MS / 2);
+    // Under the provider's delay: none of them included a fetch (one that did took at least
+    // DELAY_MS; half of it could be reached by a request alone on a loaded machine).
+    expect(Math.max(...latencies)).toBeLessThan(DELAY_MS);
   });
 
   it('refreshes a set in use by a timer, without any request, and not one that is idle or closed', async () => {

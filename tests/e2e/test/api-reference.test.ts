@@ -92,7 +92,8 @@ describe('the API reference', () => {
           '--logLevel',
           'Warn',
         ],
-        { cwd: REPO_ROOT, encoding: 'utf8', timeout: 50_000 },
+        // typedoc's exit bounds it; the timeout only catches a hang, with room for a loaded machine.
+        { cwd: REPO_ROOT, encoding: 'utf8', timeout: 300_000 },
       );
       return { status: result.status, output: `${result.stdout}${result.stderr}` };
     }

@@ -55,7 +55,8 @@ beforeAll(async () => {
     headless: true,
     args: CHROMIUM_ARGS,
   });
-}, 60_000);
+  // Chromium's start: seconds alone, far more on a loaded 2-core machine. A safety net only.
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -81,7 +81,8 @@ beforeAll(async () => {
       await createOutsideApp(apps[app], files, app === 'api-key' ? API_KEY_CONFIG : JWT_CONFIG);
     }),
   );
-}, 300_000);
+  // Packing and npm installs: about a minute alone on 2 cores, many at load 16. A safety net only.
+}, 900_000);
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
@@ -147,6 +148,8 @@ describe('an app with core, express and api-key from their tarballs', () => {
     expect((await fetch(`${server.url}/me`, { headers: { 'X-API-Key': WRONG_KEY } })).status).toBe(401);
   });
 
+  // Bounded by tsc's own exit (a failure rejects at once), not by a clock: 16.5 s alone, over the
+  // old 60 s at load 16. The suite's 10-minute timeout only catches a hang.
   it('type-checks a TypeScript app against the packed types (req.auth without a cast, guards, auth.optional, ForbiddenError)', async () => {
     const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     await expect(run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: apps['api-key']! })).resolves.toBeDefined();

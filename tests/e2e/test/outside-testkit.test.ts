@@ -34,7 +34,8 @@ beforeAll(async () => {
   await createOutsideApp(app, [...names, 'supertest@^7'], 'auth:\n  mode: jwt\n');
   writeFileSync(join(app, 'jwt.test.mjs'), USER_TEST);
   writeFileSync(join(app, 'oauth2.test.mjs'), OAUTH2_TEST);
-}, 300_000);
+  // Packing and an npm install: minutes at load 16 on 2 cores. A safety net only.
+}, 900_000);
 
 afterAll(() => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });

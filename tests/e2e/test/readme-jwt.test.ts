@@ -37,7 +37,8 @@ beforeAll(async () => {
     });
     child.once('exit', (code) => reject(new Error(`the README command exited (${String(code)}):\n${stderr}`)));
   });
-}, 300_000);
+  // The README command builds first: minutes at load 16 on 2 cores. A safety net only.
+}, 900_000);
 
 afterAll(async () => {
   if (child?.exitCode === null && child.signalCode === null) {

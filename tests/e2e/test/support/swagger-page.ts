@@ -17,7 +17,9 @@ export async function tryInvoke(
   scheme: 'APIKeyHeader' | 'BearerAuth',
   value: string,
 ): Promise<ShownResponse> {
-  page.setDefaultTimeout(15_000);
+  // Each step waits for its element; this only catches one that never comes (a page of a few
+  // seconds alone can take far longer on a loaded 2-core machine).
+  page.setDefaultTimeout(120_000);
   await page.goto(docsUrl);
   await page.locator('.auth-wrapper .btn.authorize').click();
   const container = page.locator('.modal-ux .auth-container').filter({ hasText: scheme });
