@@ -1,4 +1,4 @@
-import { ConfigError, type TlsConfig } from '@authlayer/core';
+import { ConfigError, type AuthConfig, type TlsConfig } from '@authlayer/core';
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions } from 'node:https';
@@ -53,6 +53,30 @@ export async function readTlsOptions(tls: TlsConfig | null, configDir: string): 
     }
   }
   return ca === undefined ? { cert, key } : { cert, key, ca, requestCert: true, rejectUnauthorized: false };
+}
+
+/**
+ * `certificate_bound: required` needs a client certificate on every request, and the service sees
+ * one only through `tls.client_ca_file` (its own TLS listener asks) or `tls.client_cert_header` (a
+ * proxy's header). Without either no request could pass, so the service refuses to start (and
+ * `--check` fails) rather than answer 401 to everyone. A library user's own HTTPS server may see
+ * certificates without `tls`, so this is the service's rule, not the config's.
+ *
+ * @throws ConfigError naming each active mode's `certificate_bound`
+ */
+export function checkCertificateSource(config: Pick<AuthConfig, 'modes' | 'jwt' | 'oauth2' | 'tls'>): void {
+  if (config.tls?.clientCaFile != null || config.tls?.clientCertHeader != null) return;
+  const modes = (['jwt', 'oauth2'] as const).filter(
+    (mode) => config.modes.includes(mode) && config[mode].certificateBound === 'required',
+  );
+  if (modes.length === 0) return;
+  throw new ConfigError(
+    modes.map((mode) => ({
+      path: `auth.${mode}.certificate_bound`,
+      message:
+        'required needs tls.client_ca_file or tls.client_cert_header: this service sees no client certificate, so every request would be refused',
+    })),
+  );
 }
 
 /** An HTTPS server with `options`, or a plain HTTP one for `null`; not listening yet. */

@@ -1,0 +1,59 @@
+import { describe, expect, it } from '@jest/globals';
+import { runToExit, writeConfig } from './cli.js';
+
+// Configs the reference service refuses, or starts with a warning, because of what it can see:
+// one stderr line and a non-zero exit, at a start and with --check alike.
+const JWT_KEY = 'a-shared-secret-of-at-least-thirty-two-bytes!';
+const SECRET = 'an-introspection-client-secret';
+
+/** The contract: exit code not 0, exactly one line on stderr, no stack trace. */
+function expectOneLineFailure(result: { code: number | null; stderr: string }, mentions: string) {
+  expect(result.code).not.toBe(0);
+  expect(result.code).not.toBeNull();
+  const lines = result.stderr.split('\n').filter((line) => line !== '');
+  expect(lines).toEqual([expect.stringMatching(/^authlayer: /)]);
+  expect(lines[0]).toContain(mentions);
+}
+
+describe('certificate_bound: required without a way to see a client certificate', () => {
+  const jwt = [
+    'auth:',
+    '  mode: jwt',
+    '  jwt:',
+    '    public_key_env: JWT_KEY',
+    '    algorithms: [HS256]',
+    '    issuer: https://issuer.example.com',
+    '    audience: invoke-api',
+    '    certificate_bound: required',
+  ].join('\n');
+  const oauth2 = [
+    'auth:',
+    '  mode: oauth2',
+    '  oauth2:',
+    '    introspection_url: https://idp.example.com/introspect',
+    '    client_id: invoke',
+    '    client_secret_env: CLIENT_SECRET',
+    '    certificate_bound: required',
+  ].join('\n');
+  const env = { JWT_KEY, CLIENT_SECRET: SECRET };
+
+  it.each([
+    ['jwt', jwt],
+    ['oauth2', oauth2],
+  ])('%s: refuses to start and fails --check, naming the field', async (mode, yaml) => {
+    const config = writeConfig(`${yaml}\n`);
+    for (const args of [[], ['--check']]) {
+      const result = await runToExit(['--config', config, ...args], { ...env, PORT: '0' });
+      expectOneLineFailure(
+        result,
+        `auth.${mode}.certificate_bound: required needs tls.client_ca_file or tls.client_cert_header`,
+      );
+    }
+  });
+
+  it('passes --check with tls.client_cert_header (a proxy sends the certificate)', async () => {
+    const config = writeConfig(`${jwt}\ntls:\n  client_cert_header: X-Client-Cert\n`);
+    const result = await runToExit(['--config', config, '--check'], env);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+});
