@@ -97,7 +97,7 @@ async function listenForwardAuth(app: ServiceApp, logger: Logger): Promise<Serve
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : listen.port;
   const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
-  if (cluster.isPrimary) logger.info(`forward-auth listening on http://${host}:${port}/forward-auth`);
+  if (cluster.isPrimary) logger.info(`forward_auth.listen: /forward-auth at http://${host}:${port}/forward-auth`);
   return server;
 }
 

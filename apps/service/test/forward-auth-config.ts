@@ -19,6 +19,7 @@ export const CONFIG = {
     'GET /public/*path': 'public',
     '* /admin/*path': 'deny',
   },
-  rate_limit: { failed_auth_per_minute: 3 },
+  // trust_proxy: 1, as docs/forward-auth.md advises behind its nginx block.
+  rate_limit: { failed_auth_per_minute: 3, trust_proxy: 1 },
   forward_auth: { enabled: true },
 };

@@ -95,11 +95,12 @@ describe('the service behind Debian nginx (auth_request), in front of an applica
     expect((await get('/admin/users', { 'X-API-Key': KEYS.reader }, 'POST')).status).toBe(403);
   });
 
-  it('a 429 with Retry-After passes through once the failed-auth limit is reached', async () => {
+  it('a 429 with Retry-After passes through once the failed-auth limit is reached, whatever X-Forwarded-For a client sends', async () => {
     const statuses: number[] = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 5; i += 1) {
-      const res = await get('/reports/7', { 'X-API-Key': `wrong-key-${i}` });
+      // trust_proxy: 1 counts the address nginx saw, not one the client chose.
+      const res = await get('/reports/7', { 'X-API-Key': `wrong-key-${i}`, 'X-Forwarded-For': `203.0.113.${i}` });
       statuses.push(res.status);
       if (res.status === 429) retryAfter = res.headers.get('retry-after');
     }
