@@ -6,6 +6,7 @@ import { createApp, type ServiceApp } from './app.js';
 import { checkConfig } from './check-config.js';
 import { createServiceLog, toLogger } from './logging.js';
 import { formatNewApiKey, newApiKey } from './new-key.js';
+import { writePidFile } from './pid-file.js';
 import { answerClientErrors, stopOnSignals } from './serve.js';
 import { runRevocationCommand } from './revocations.js';
 import { readSettings, USAGE, UsageError, type Settings } from './settings.js';
@@ -39,9 +40,13 @@ async function main(): Promise<void> {
     const app = await createApp(config, { logger });
     sayStartup(settings, app, logger);
     await app.shutdown();
-    return runPrimary(settings.workers, logger, (port) => say(port));
+    runPrimary(settings.workers, logger, (port) => say(port));
+    if (settings.pidFile !== null) writePidFile(settings.pidFile);
+    return;
   }
   const port = await serve(settings, config, log, logger, tls);
+  // Once it serves (and passes SIGHUP on, with workers): a reload sent by the file reaches this process.
+  if (cluster.isPrimary && settings.pidFile !== null) writePidFile(settings.pidFile);
   if (cluster.isPrimary) say(port);
 }
 

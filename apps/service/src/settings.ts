@@ -17,6 +17,8 @@ export interface Settings {
   readonly newKeyPrefix: string | null;
   /** `--new-key`: print a new random API key and its SHA-256 for `hash_env`, exit. */
   readonly newKey: boolean;
+  /** `--pid-file PATH` (absolute): where the serving process writes its id; `null`: nowhere. */
+  readonly pidFile: string | null;
   /** `LOG_LEVEL` (default `info`) and `LOG_FORMAT` (default `json`; `pretty` for people). */
   readonly log: LogSettings;
   /** `METRICS=1` serves `GET /metrics`; `null` leaves it to the config's `metrics`. */
@@ -41,8 +43,8 @@ const DEFAULT_CONFIG = fileURLToPath(new URL('../service.yaml', import.meta.url)
 export class UsageError extends Error {}
 
 /** What `--help` prints. */
-export const USAGE = `Usage: npx -y pnpm@10.34.9 start [--config PATH] [--check] [--new-key [--prefix P]] [--help]
-       node apps/service/dist/main.js [--config PATH] [--check] [--new-key [--prefix P]] [--help]
+export const USAGE = `Usage: npx -y pnpm@10.34.9 start [--config PATH] [--pid-file PATH] [--check] [--new-key [--prefix P]] [--help]
+       node apps/service/dist/main.js [--config PATH] [--pid-file PATH] [--check] [--new-key [--prefix P]] [--help]
        node apps/service/dist/main.js [--config PATH] --revoke ENTRY [--ttl SECONDS] | --unrevoke ENTRY | --revocations
 
 The authlayer reference service: POST /invoke behind the configured authentication,
@@ -51,6 +53,8 @@ GET /healthz, GET /openapi.json, GET /docs.
 Options:
   --config PATH   the YAML config (default: apps/service/service.yaml, API key mode);
                   a relative PATH is taken from the folder you ran the command in
+  --pid-file PATH write the service's process id to PATH once it serves (removed when
+                  it stops): kill -HUP "$(cat PATH)" reloads exactly this service
   --check         validate the config and its key material, print the resolved
                   settings as JSON (variables by name, never their values), exit
   --new-key       print a new random API key (32 bytes, base64url) and its SHA-256
@@ -106,6 +110,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
     check?: boolean | undefined;
     'new-key'?: boolean | undefined;
     prefix?: string | undefined;
+    'pid-file'?: string | undefined;
     help?: boolean | undefined;
     revoke?: string | undefined;
     unrevoke?: string | undefined;
@@ -120,6 +125,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
         check: { type: 'boolean' },
         'new-key': { type: 'boolean' },
         prefix: { type: 'string' },
+        'pid-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         revoke: { type: 'string' },
         unrevoke: { type: 'string' },
@@ -148,6 +154,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
     check: values.check === true,
     newKey: values['new-key'] === true,
     newKeyPrefix: values.prefix ?? null,
+    pidFile: values['pid-file'] === undefined ? null : resolve(env.INIT_CWD || cwd, values['pid-file']),
     log: {
       level: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
       format: oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, 'json'),

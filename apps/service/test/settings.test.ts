@@ -33,6 +33,16 @@ describe('readSettings: where the config is', () => {
   });
 });
 
+describe('readSettings: --pid-file', () => {
+  it('is absent by default, relative to INIT_CWD like --config, absolute as it is', () => {
+    expect(readSettings([], {}, '/srv/cwd').pidFile).toBeNull();
+    expect(readSettings(['--pid-file', 'run/a.pid'], { INIT_CWD: '/home/ada' }, '/srv/cwd').pidFile).toBe(
+      '/home/ada/run/a.pid',
+    );
+    expect(readSettings(['--pid-file', '/run/authlayer.pid'], {}, '/srv/cwd').pidFile).toBe('/run/authlayer.pid');
+  });
+});
+
 describe('--help', () => {
   it('prints usage, the environment variables and examples on stdout, and exits 0', async () => {
     for (const flag of ['--help', '-h']) {

@@ -6,6 +6,8 @@ export interface RunningServer {
   readonly url: string;
   readonly stdout: () => string;
   readonly stderr: () => string;
+  /** The process, to wait on its output. */
+  readonly child: ChildProcess;
   stop(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export function startServer(args: string[], options: StartOptions): Promise<Runn
         url: `http://127.0.0.1:${match[1]}`,
         stdout: () => stdout,
         stderr: () => stderr,
+        child,
         stop: () => stop(child),
       });
     };
