@@ -23,6 +23,7 @@ import { clientAddress } from './rate-limit/client-address.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
 import { rateLimitHeaders } from './rate-limit/headers.js';
 import { requestIdOf } from './request-id.js';
+import { anyoneListens, hold, report, type Span } from './reported-decision.js';
 
 /** What one request's authentication needs besides the request; built once per middleware. */
 export interface AuthenticateDeps {
@@ -46,12 +47,23 @@ export interface AuthenticateDeps {
    * Optional: asked once the caller is known, before the decision (`auth.access`): a refusal is a
    * 403 (or, with `reportOnly`, a `would_refuse` decision and the request goes on).
    */
-  readonly authorize?: (req: Request, context: AuthContext) => ForbiddenError | null;
+  readonly authorize?: (req: Request, context: AuthContext) => Refusal | null;
   readonly reportOnly?: boolean;
+  /**
+   * `access.report_only`: each `would_refuse` and `forbidden` decision is also one `warn` line of
+   * the logger (outcome, route key, reason), whether or not the app listens with `onDecision`.
+   */
+  readonly logRefusals?: boolean;
   /** RFC 9728: the metadata URL every 401's Bearer challenge names (`resource_metadata`). */
   readonly resourceMetadata?: string;
   /** The limits of the client behind a context (the handler's `limitsOf`), for `rate_limit`. */
   readonly limitsOf?: (context: AuthContext) => ClientLimits | undefined;
+}
+
+/** A 403 of the table, and the key that refused (`default` for `default: deny`). */
+export interface Refusal {
+  readonly error: ForbiddenError;
+  readonly route: string;
 }
 
 const ANONYMOUS = createAuthContext({ method: 'none' });
@@ -83,7 +95,7 @@ export function authenticateRequest(
   return withSpan(span, () => decideFor(deps, req, res, next));
 }
 
-const spans = new WeakMap<Response, NonNullable<ReturnType<typeof startDecisionSpan>>>();
+const spans = new WeakMap<Response, Span>();
 
 function decideFor(deps: AuthenticateDeps, req: Request, res: Response, next: NextFunction): void | Promise<void> {
   const started = deps.onDecision === undefined ? 0 : performance.now();
@@ -175,12 +187,13 @@ function allow(
   if (refusal === null) {
     decide(deps, res, started, { outcome: 'allowed', reason: null, userId: context.userId, method: context.method });
   } else if (deps.reportOnly === true) {
-    decide(deps, res, started, {
-      outcome: 'would_refuse',
-      reason: refusal.reason,
-      userId: context.userId,
-      method: context.method,
-    });
+    decide(
+      deps,
+      res,
+      started,
+      { outcome: 'would_refuse', reason: refusal.error.reason, userId: context.userId, method: context.method },
+      refusal.route,
+    );
   } else {
     return forbid(deps, refusal, req, res, started, context);
   }
@@ -197,42 +210,47 @@ function allow(
  */
 export async function forbid(
   deps: AuthenticateDeps,
-  refusal: ForbiddenError,
+  refusal: Refusal,
   req: Request,
   res: Response,
   started: number,
   context: AuthContext | null,
 ): Promise<void> {
   await Promise.resolve();
-  decide(deps, res, started, {
-    outcome: 'forbidden',
-    reason: refusal.reason,
-    userId: context?.userId ?? null,
-    ...(context === null ? {} : { method: context.method }),
-  });
+  decide(
+    deps,
+    res,
+    started,
+    {
+      outcome: 'forbidden',
+      reason: refusal.error.reason,
+      userId: context?.userId ?? null,
+      ...(context === null ? {} : { method: context.method }),
+    },
+    refusal.route,
+  );
   closeUnreadBody(req, res);
-  sendRefusal(res, refusal);
+  sendRefusal(res, refusal.error);
 }
 
-/** Reports the one decision of a request to `onDecision`, if there is a listener. */
-function decide(deps: AuthenticateDeps, res: Response, started: number, verdict: Verdict): void {
+/**
+ * The one decision of a request. A refusal is reported at once. A request that goes on
+ * (`allowed`, `would_refuse`) is held until its answer starts, so that a guard after `auth` that
+ * answers 403 reports it as `forbidden` instead: still one decision per request, and the right one.
+ */
+function decide(deps: AuthenticateDeps, res: Response, started: number, verdict: Verdict, route?: string): void {
   const span = spans.get(res);
-  if (span !== undefined) {
-    spans.delete(res);
-    // What was decided, never with what: no credential, no identity.
-    span.setAttributes({
-      'authlayer.method': verdict.method ?? deps.method,
-      'authlayer.outcome': verdict.outcome,
-      ...(verdict.reason === null ? {} : { 'authlayer.reason': verdict.reason }),
-    });
-    span.end();
-  }
-  deps.onDecision?.({
+  if (span !== undefined) spans.delete(res);
+  const decision: AuthDecision = {
     ...verdict,
     method: verdict.method ?? deps.method,
     requestId: requestIdOf(res),
     durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-  });
+  };
+  if (verdict.outcome !== 'allowed' && verdict.outcome !== 'would_refuse') {
+    return report(deps, decision, span, route, undefined);
+  }
+  if (anyoneListens(deps, span)) hold(res, { to: deps, started, decision, span, route });
 }
 
 /** `auth.optional`, and no credential at all: the handler's 401 would only ask for one. */

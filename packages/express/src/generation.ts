@@ -59,6 +59,9 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     limits,
     trustProxy: config.rateLimit?.trustProxy ?? false,
     onDecision: shared.onDecision,
+    // report_only's would_refuse and forbidden decisions are logged by the middleware itself: an
+    // app that passes no onDecision still sees what its policy would refuse.
+    logRefusals: config.accessPolicy.reportOnly,
     passPreflight: shared.passPreflight,
     ...(config.resource === null ? {} : { resourceMetadata: resourceMetadataUrl(config.resource.identifier) }),
     ...(handler.limitsOf === undefined ? {} : { limitsOf: handler.limitsOf.bind(handler) }),

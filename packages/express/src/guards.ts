@@ -11,8 +11,9 @@ import {
   type AuthError,
   type ForbiddenReason,
 } from '@authlayer/core';
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { sendRefusal } from './error-handler.js';
+import { guardRefused } from './reported-decision.js';
 
 /** The lists of an AuthContext a guard can require names from. */
 export type Held = 'permissions' | 'scopes' | 'roles';
@@ -45,11 +46,11 @@ function createGuard(held: Held, fn: string, names: readonly unknown[]): Request
   }
   const required = Object.freeze([...new Set(names as string[])]);
   return (req, res, next) => {
-    const context = callerOf(req, res);
+    const context = callerOf(req, res, next);
     if (context === null) return;
     const missing = missingNames(context, held, required);
     if (missing.length === 0) return next();
-    refuseUnread(res, forbidden(held, missing, required, req));
+    refuseUnread(req, res, next, forbidden(held, missing, required, req));
   };
 }
 
@@ -57,7 +58,7 @@ function createGuard(held: Held, fn: string, names: readonly unknown[]): Request
  * The authenticated caller, or null after answering 401: no `req.auth` (no `auth` before the
  * guard), or anonymous through `auth.optional` (the mode's own challenge asks for credentials).
  */
-function callerOf(req: Request, res: Response): AuthContext | null {
+function callerOf(req: Request, res: Response, next: NextFunction): AuthContext | null {
   const context: AuthContext | undefined = req.auth;
   if (context === undefined) {
     sendRefusal(res, NOT_AUTHENTICATED);
@@ -65,10 +66,24 @@ function callerOf(req: Request, res: Response): AuthContext | null {
   }
   const spared = anonymousBecause.get(req);
   if (spared !== undefined && context.method === 'none') {
-    sendRefusal(res, spared);
+    if (reported(req, res, next, spared)) sendRefusal(res, spared);
     return null;
   }
   return context;
+}
+
+/**
+ * The guard's refusal becomes the request's one decision (`auth` before it held its own until the
+ * answer); false after handing a listener's error to `next` (a 500, as for `auth`'s decisions).
+ */
+function reported(req: Request, res: Response, next: NextFunction, error: AuthError | ForbiddenError): boolean {
+  try {
+    guardRefused(req, res, error);
+    return true;
+  } catch (listenerError) {
+    next(listenerError);
+    return false;
+  }
 }
 
 /**
@@ -86,7 +101,8 @@ export function missingNames(context: AuthContext, held: Held, required: readonl
  * A guard's refusal; an upload still to come closes the connection rather than being read. One
  * microtask later, as the 401 path: only then does Node's parser say whether the body is complete.
  */
-function refuseUnread(res: Response, error: AuthError | ForbiddenError): void {
+function refuseUnread(req: Request, res: Response, next: NextFunction, error: AuthError | ForbiddenError): void {
+  if (!reported(req, res, next, error)) return;
   queueMicrotask(() => {
     if (!res.req.complete) res.setHeader('Connection', 'close');
     sendRefusal(res, error);
@@ -158,11 +174,11 @@ export function requireRoles(...names: string[]): RequestHandler {
 export function requireAccess(rule: AccessRuleInput | AccessValue | undefined): RequestHandler {
   const checked = toRule(rule);
   return (req, res, next) => {
-    const context = callerOf(req, res);
+    const context = callerOf(req, res, next);
     if (context === null) return;
     const refusal = ruleRefusal(checked, context, req);
     if (refusal === null) return next();
-    refuseUnread(res, refusal);
+    refuseUnread(req, res, next, refusal);
   };
 }
 

@@ -4,7 +4,13 @@ import { verifiedClaims } from '@authlayer/core';
 import express, { type RequestHandler } from 'express';
 import request from 'supertest';
 import { rawPost } from './raw-post.js';
-import { authenticated, createAuthMiddleware, type AuthDecision, type AuthMiddleware } from '../src/index.js';
+import {
+  authenticated,
+  createAuthMiddleware,
+  requireRoles,
+  type AuthDecision,
+  type AuthMiddleware,
+} from '../src/index.js';
 
 // `app.use(auth.access)` and the `access` table as the app's whole policy: each value and field of
 // a rule, overlapping rules, default, report_only, decisions. API keys carry the identities here
@@ -194,6 +200,30 @@ describe('auth.access: overlapping rules, default and report_only', () => {
       'refused credentials_invalid',
       'refused credentials_missing',
     ]);
+  });
+});
+
+describe('report_only in an app that passes no onDecision', () => {
+  it("logs each would_refuse and a guard's forbidden decision: one line, the route's key and the reason, no credential", async () => {
+    const logger = createCaptureLogger();
+    const auth = await createAuthMiddleware(
+      { auth: { mode: 'api_key', api_keys: apiKeys }, roles, access: { ...TABLE, default: 'deny', report_only: true } },
+      { env, logger },
+    );
+    const app = express();
+    app.use(auth.access);
+    app.post('/invoke', echo);
+    app.get('/reports/:id', requireRoles('admin'), echo);
+    await request(app).post('/invoke').set('X-API-Key', KEYS.auditor).expect(200);
+    await request(app).get('/other').set('X-API-Key', KEYS.plain).expect(404);
+    await request(app).get('/reports/1').set('X-API-Key', KEYS.auditor).expect(403);
+    await request(app).post('/invoke').set('X-API-Key', KEYS.admin).expect(200);
+    expect(logger.text).toEqual([
+      'warn: access report_only: would_refuse POST /invoke (permission_missing)',
+      'warn: access report_only: would_refuse default (route_denied)',
+      'warn: access report_only: forbidden GET /reports/:id (role_missing)',
+    ]);
+    expect(logger.text.join()).not.toMatch(/key-0123/);
   });
 });
 

@@ -9,6 +9,8 @@ import {
   createAuthMiddleware,
   errorHandler,
   requestId,
+  requireAccess,
+  requireRoles,
   secretHeaders,
   type AuthDecision,
   type AuthMiddlewareOptions,
@@ -69,13 +71,93 @@ describe('one decision per request (onDecision)', () => {
     expect(logger.text).toEqual(['error: the POST /invoke handler failed (TypeError)']);
   });
 
-  it('turns a listener that throws into a 500, never a crash', async () => {
-    const { server } = await app({
+  it('turns a listener that throws on a refusal into a 500; on an allowed request (reported as the answer starts) into an error line; never a crash', async () => {
+    const { server, logger } = await app({
       onDecision: () => {
         throw new Error('listener bug');
       },
     });
-    const res = await request(server).post('/invoke').set('X-API-Key', KEY).expect(500);
+    const res = await request(server).post('/invoke').set('X-API-Key', 'wrong').expect(500);
+    expect(res.body).toEqual({ error: 'internal', message: 'internal error' });
+    await request(server).post('/invoke').set('X-API-Key', KEY).expect(200);
+    expect(logger.text).toContain('error: the onDecision listener failed (Error)');
+  });
+});
+
+describe("a guard's refusal is the request's one decision", () => {
+  const KEYS = { admin: 'admin-key-for-the-guard-decisions', plain: 'plain-key-for-the-guard-decisions' };
+  async function guarded(options: AuthMiddlewareOptions = {}) {
+    const decisions: AuthDecision[] = [];
+    const logger = createCaptureLogger();
+    const auth = await createAuthMiddleware(
+      {
+        auth: {
+          mode: 'api_key',
+          api_keys: {
+            keys: [
+              { name: 'admin', env_var: 'ADMIN_KEY', roles: ['admin'] },
+              { name: 'plain', env_var: 'PLAIN_KEY' },
+            ],
+          },
+        },
+        roles: [{ name: 'admin', permissions: ['reports:read'] }],
+        access: { 'GET /open': 'public' },
+      },
+      {
+        env: { ADMIN_KEY: KEYS.admin, PLAIN_KEY: KEYS.plain },
+        logger,
+        onDecision: (d) => decisions.push(d),
+        ...options,
+      },
+    );
+    const server = express();
+    const ok = (_req: express.Request, res: express.Response) => void res.json({ ok: true });
+    server.get('/x', auth, requireRoles('admin'), ok);
+    server.get('/rule', auth, express.json(), requireAccess({ permissions: ['reports:read'] }), ok);
+    server.get('/maybe', auth.optional, requireRoles('admin'), ok);
+    const tabled = express.Router();
+    tabled.use(auth.access);
+    tabled.get('/table/x', requireRoles('admin'), ok);
+    server.use(tabled);
+    server.use(errorHandler({ logger }));
+    return { server, decisions, logger };
+  }
+  const brief = (decisions: AuthDecision[]) =>
+    decisions.map(({ outcome, reason, userId }) => [outcome, reason, userId]);
+
+  it('requireRoles after auth: 403 is reported forbidden role_missing, once', async () => {
+    const { server, decisions } = await guarded();
+    await request(server).get('/x').set('X-API-Key', KEYS.plain).expect(403);
+    expect(brief(decisions)).toEqual([['forbidden', 'role_missing', 'plain']]);
+    await request(server).get('/x').set('X-API-Key', KEYS.admin).expect(200);
+    expect(brief(decisions)).toEqual([
+      ['forbidden', 'role_missing', 'plain'],
+      ['allowed', null, 'admin'],
+    ]);
+    expect(decisions[0]).toMatchObject({ method: 'api_key', durationMs: expect.any(Number) });
+  });
+
+  it('requireAccess after a body parser, auth.access then a guard, auth.optional then a guard: one decision each', async () => {
+    const { server, decisions } = await guarded();
+    await request(server).get('/rule').set('X-API-Key', KEYS.plain).expect(403);
+    await request(server).get('/table/x').set('X-API-Key', KEYS.plain).expect(403);
+    await request(server).get('/maybe').expect(401);
+    await request(server).get('/maybe').set('X-API-Key', KEYS.plain).expect(403);
+    expect(brief(decisions)).toEqual([
+      ['forbidden', 'permission_missing', 'plain'],
+      ['forbidden', 'role_missing', 'plain'],
+      ['refused', 'credentials_missing', null],
+      ['forbidden', 'role_missing', 'plain'],
+    ]);
+  });
+
+  it("a listener that throws on a guard's refusal is a 500", async () => {
+    const { server } = await guarded({
+      onDecision: () => {
+        throw new Error('listener bug');
+      },
+    });
+    const res = await request(server).get('/x').set('X-API-Key', KEYS.plain).expect(500);
     expect(res.body).toEqual({ error: 'internal', message: 'internal error' });
   });
 });

@@ -121,7 +121,7 @@ describe('a synchronous throw stays fail-closed', () => {
     expect(res.headers.connection).toBe('keep-alive');
   });
 
-  it('an onDecision listener that throws on the synchronous path is a 500, and the route never runs', async () => {
+  it('an onDecision listener that throws on the synchronous path of a refusal is a 500, never a crash', async () => {
     const { app } = await middleware(
       { auth: { mode: 'api_key' } },
       {
@@ -130,7 +130,20 @@ describe('a synchronous throw stays fail-closed', () => {
         },
       },
     );
-    const res = await request(app).post('/invoke').set('X-API-Key', KEY).expect(500);
+    const res = await request(app).post('/invoke').set('X-API-Key', 'wrong').expect(500);
     expect(res.body.sameTurn).toBeUndefined();
+  });
+
+  it('an allowed request is reported as its answer starts: a listener that throws then is logged, never a crash', async () => {
+    const { app, logger } = await middleware(
+      { auth: { mode: 'api_key' } },
+      {
+        onDecision: () => {
+          throw new Error('audit broke');
+        },
+      },
+    );
+    await request(app).post('/invoke').set('X-API-Key', KEY).expect(200);
+    expect(logger.text).toContain('error: the onDecision listener failed (Error)');
   });
 });

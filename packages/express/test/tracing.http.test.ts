@@ -18,7 +18,7 @@ import {
 } from '@authlayer/testkit';
 import express from 'express';
 import request from 'supertest';
-import { createAuthMiddleware } from '../src/index.js';
+import { createAuthMiddleware, requireRoles } from '../src/index.js';
 
 // OpenTelemetry (contract, "Live changes without a restart"): with an SDK registered by the app,
 // each decision is a span `authlayer.authenticate`, with child spans for key set fetches,
@@ -51,6 +51,19 @@ const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 const everything = () => JSON.stringify(exporter.getFinishedSpans().map((span) => [span.name, span.attributes]));
 
 describe('spans', () => {
+  it("a guard's 403 after auth: the one span says forbidden and the guard's reason", async () => {
+    const auth = await createAuthMiddleware(
+      { auth: { mode: 'api_key' } },
+      { env: { SERVICE_API_KEY: KEY }, logger: createCaptureLogger() },
+    );
+    const app = express();
+    app.get('/admin', auth, requireRoles('admin'), (_req, res) => void res.json({}));
+    await request(app).get('/admin').set('X-API-Key', KEY).expect(403);
+    expect(named('authlayer.authenticate').map((span) => span.attributes)).toEqual([
+      { 'authlayer.method': 'api_key', 'authlayer.outcome': 'forbidden', 'authlayer.reason': 'role_missing' },
+    ]);
+  });
+
   it('API key: one authlayer.authenticate span per decision, with method, outcome and reason only', async () => {
     const { app, auth } = await appFor({ auth: { mode: 'api_key' } }, { SERVICE_API_KEY: KEY });
     await request(app).get('/me').set('X-API-Key', KEY).expect(200);

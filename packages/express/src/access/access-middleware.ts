@@ -1,8 +1,9 @@
 import { ForbiddenError, type AccessPolicy, type AuthContext, type AuthMode, type RouteParams } from '@authlayer/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { forbid, type AuthenticateDeps } from '../authenticate-request.js';
+import { forbid, type AuthenticateDeps, type Refusal } from '../authenticate-request.js';
 import { ruleRefusal } from '../guards.js';
 import { matchEntries, planFor, type AccessTable, type Plan } from './access-table.js';
+import { planForOptions } from './options-plan.js';
 
 /** The authentication of one kind of route: optional or not, and which modes may authenticate. */
 export interface AccessFlow {
@@ -26,16 +27,19 @@ const plans = new WeakMap<Request, Plan>();
 
 /**
  * The check made once the caller is known: `deny` (only reached with `report_only`), then every
- * matched rule object (its names, one of its `any`, its tenant parameter).
+ * matched rule object (its names, one of its `any`, its tenant parameter). A refusal names the
+ * key that refused, for the decision's log line.
  */
-export function authorizeByPlan(req: Request, context: AuthContext): ForbiddenError | null {
+export function authorizeByPlan(req: Request, context: AuthContext): Refusal | null {
   const plan = plans.get(req);
   if (plan === undefined) return null;
-  if (plan.denied) return ROUTE_DENIED;
-  for (const { rule, params } of plan.rules) {
+  if (plan.deniedBy !== null) return { error: ROUTE_DENIED, route: plan.deniedBy };
+  for (const { rule, params, key } of plan.rules) {
     const refusal = ruleRefusal(rule, context, req);
-    if (refusal !== null) return refusal;
-    if (rule.tenantParam !== null && !sameTenant(params, rule.tenantParam, context)) return TENANT_MISMATCH;
+    if (refusal !== null) return { error: refusal, route: key };
+    if (rule.tenantParam !== null && !sameTenant(params, rule.tenantParam, context)) {
+      return { error: TENANT_MISMATCH, route: key };
+    }
   }
   return null;
 }
@@ -62,9 +66,15 @@ export function createAccessMiddleware(deps: AccessDeps): {
   const { reportOnly } = deps.policy;
   const required = deps.flowFor(false, null);
   const as = (method: string, req: Request, res: Response, next: NextFunction) => {
-    const plan = planFor(matchEntries(table, method, req.path), fallback);
+    // OPTIONS is answered by Express for every route of the path: judged by the path's entries.
+    const plan =
+      method === 'OPTIONS'
+        ? planForOptions(table, req, req.path, fallback)
+        : planFor(matchEntries(table, method, req.path), fallback);
     if (plan.denied && !reportOnly) {
-      forbid(required.deps, ROUTE_DENIED, req, res, performance.now(), null).catch(next);
+      forbid(required.deps, { error: ROUTE_DENIED, route: plan.deniedBy! }, req, res, performance.now(), null).catch(
+        next,
+      );
       return;
     }
     // report_only: what deny would refuse is only reported, so the caller is asked at most optionally.

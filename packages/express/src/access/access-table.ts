@@ -27,10 +27,17 @@ export interface Plan {
   readonly authentication: 'none' | 'optional' | 'required';
   /** A `deny` matched (or no entry did, under `default: deny`): 403 `route_denied`. */
   readonly denied: boolean;
+  /** The key of the `deny` that matched, `default` for `default: deny`; `null` when not denied. */
+  readonly deniedBy: string | null;
   /** The modes every matched rule allows; `null`: any configured mode. */
   readonly modes: readonly AuthMode[] | null;
   /** The rule objects to check once the caller is known, with the parameters they matched. */
-  readonly rules: readonly { readonly rule: AccessRule; readonly params: RouteParams | null }[];
+  readonly rules: readonly {
+    readonly rule: AccessRule;
+    readonly params: RouteParams | null;
+    /** The entry's key (`GET /reports/:id`): what a refusal's log line names. */
+    readonly key: string;
+  }[];
 }
 
 const STRENGTH = { none: 0, optional: 1, required: 2 } as const;
@@ -101,7 +108,7 @@ export function planFor(matched: readonly MatchedEntry[], fallback: AccessDefaul
     return fallback === 'deny' ? DENIED : AUTHENTICATED;
   }
   let authentication: Plan['authentication'] = 'none';
-  let denied = false;
+  let deniedBy: string | null = null;
   let modes: readonly AuthMode[] | null = null;
   const rules: Plan['rules'][number][] = [];
   const need = (what: Plan['authentication']) => {
@@ -109,20 +116,32 @@ export function planFor(matched: readonly MatchedEntry[], fallback: AccessDefaul
   };
   for (const { entry, params } of matched) {
     const { value } = entry;
-    if (value === 'deny') denied = true;
+    if (value === 'deny') deniedBy ??= entry.route.key;
     else if (value === 'optional') need('optional');
     else if (value === 'authenticated') need('required');
     else if (typeof value === 'object') {
       need('required');
-      rules.push({ rule: value, params });
+      rules.push({ rule: value, params, key: entry.route.key });
       if (value.modes !== null) {
         const allowed = value.modes;
         modes = modes === null ? allowed : modes.filter((mode) => allowed.includes(mode));
       }
     }
   }
-  return { authentication, denied, modes, rules };
+  return { authentication, denied: deniedBy !== null, deniedBy, modes, rules };
 }
 
-const DENIED: Plan = Object.freeze({ authentication: 'none', denied: true, modes: null, rules: [] });
-const AUTHENTICATED: Plan = Object.freeze({ authentication: 'required', denied: false, modes: null, rules: [] });
+const DENIED: Plan = Object.freeze({
+  authentication: 'none',
+  denied: true,
+  deniedBy: 'default',
+  modes: null,
+  rules: [],
+});
+const AUTHENTICATED: Plan = Object.freeze({
+  authentication: 'required',
+  denied: false,
+  deniedBy: null,
+  modes: null,
+  rules: [],
+});
