@@ -1,5 +1,6 @@
 import { isAuthError, isForbiddenError, type AuthError, type ForbiddenError, type Logger } from '@authlayer/core';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { allowedMethods } from './allowed-methods.js';
 import { consoleLogger } from './logger.js';
 
 /** The codes of the contract's error bodies; no other code is ever sent. */
@@ -105,9 +106,23 @@ export function errorHandler(options: { logger?: Logger } = {}): ErrorRequestHan
   };
 }
 
-/** Answers every request it sees with 404 `not_found`; mount it after the routes. */
+/**
+ * Answers every request it sees with 404 `not_found`; mount it after the routes. An `OPTIONS` to
+ * a path that has routes gets Express's own answer instead (200, `Allow` and the same list as
+ * text), which a handler at the end of the app otherwise hides: Express gives it only once every
+ * layer has passed the request on.
+ */
 export function notFound(): RequestHandler {
-  return (_req, res) => sendError(res, 404, 'not_found', 'no such resource');
+  return (req, res) => {
+    const allow = req.method === 'OPTIONS' ? allowedMethods(req) : [];
+    if (allow.length === 0) return sendError(res, 404, 'not_found', 'no such resource');
+    // As the router's sendOptionsResponse writes it.
+    const body = allow.join(', ');
+    res.setHeader('Allow', body);
+    res.setHeader('Content-Type', 'text/plain');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.status(200).end(body);
+  };
 }
 
 const CLIENT_ERRORS: Readonly<Record<number, [ErrorCode, string]>> = {

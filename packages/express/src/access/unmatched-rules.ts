@@ -2,14 +2,14 @@ import { compileRouteKey, type CompiledRoute } from '@authlayer/core';
 import type { TableEntry } from './access-table.js';
 
 /** A route the app registered: its full pattern (mount paths joined) and its methods. */
-interface Registered {
+export interface Registered {
   readonly route: CompiledRoute;
   /** Lower-case methods, `_all` for `app.all`. */
   readonly methods: ReadonlySet<string>;
 }
 
 // The parts of Express 5's router (the `router` package) read here; its public shape since 2.0.
-interface RouterLike {
+export interface RouterLike {
   readonly stack?: readonly LayerLike[];
 }
 interface LayerLike {
@@ -52,7 +52,7 @@ function matches(route: CompiledRoute, path: string): boolean {
   }
 }
 
-function registeredRoutes(router: RouterLike | undefined, prefix: string): Registered[] {
+export function registeredRoutes(router: RouterLike | undefined, prefix: string): Registered[] {
   const found: Registered[] = [];
   for (const layer of router?.stack ?? []) {
     const paths = [layer.rawPath].flat();
