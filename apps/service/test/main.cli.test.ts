@@ -158,7 +158,7 @@ describe('start-up failures of the CLI', () => {
 describe('the start-up line in JWT mode', () => {
   it('says the mode, the handler and the variable holding the key, never the key', async () => {
     const config = writeConfig(
-      'auth:\n  mode: jwt\n  jwt:\n    public_key_env: JWT_PUBLIC_KEY\n    algorithms: [ES256]\n',
+      'auth:\n  mode: jwt\n  jwt:\n    public_key_env: JWT_PUBLIC_KEY\n    algorithms: [ES256]\n    issuer: https://idp.example.com\n    audience: invoke-api\n',
     );
     const service = await startService(['--config', config], { JWT_PUBLIC_KEY: EC_PEM });
     expect(await service.stop()).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { runToExit, writeConfig } from './cli.js';
+import { runToExit, startService, writeConfig } from './cli.js';
 
 // Configs the reference service refuses, or starts with a warning, because of what it can see:
 // one stderr line and a non-zero exit, at a start and with --check alike.
@@ -55,5 +55,28 @@ describe('certificate_bound: required without a way to see a client certificate'
     const config = writeConfig(`${jwt}\ntls:\n  client_cert_header: X-Client-Cert\n`);
     const result = await runToExit(['--config', config, '--check'], env);
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+});
+
+describe('JWT mode without issuer or audience', () => {
+  const OPEN =
+    'auth.jwt has no issuer and no audience: tokens from any issuer and for any API signed by its key are accepted; set issuer and audience';
+  const yaml = 'auth:\n  mode: jwt\n  jwt:\n    public_key_env: JWT_KEY\n    algorithms: [HS256]\n';
+
+  it('--check exits 0 and shows the warning line', async () => {
+    const result = await runToExit(['--config', writeConfig(yaml), '--check'], { JWT_KEY });
+    expect(result.code).toBe(0);
+    expect(result.stderr.split('\n').filter((line) => line.includes('"warn"'))).toEqual([
+      expect.stringContaining(`"msg":"${OPEN}"`),
+    ]);
+  });
+
+  it('a start logs it once, before it listens', async () => {
+    const service = await startService(['--config', writeConfig(yaml)], { JWT_KEY });
+    try {
+      expect(service.lines.filter((line) => line.includes(OPEN))).toHaveLength(1);
+    } finally {
+      await service.stop();
+    }
   });
 });

@@ -25,6 +25,10 @@ interface Replica {
   readonly logger: CaptureLogger;
 }
 
+// Tokens tied to one issuer and this API (a config without them warns at start-up).
+const [ISSUER, AUDIENCE] = ['https://idp.example.com', 'me-api'];
+const TIED = { iss: ISSUER, aud: AUDIENCE };
+
 async function replica(store: string): Promise<Replica> {
   const logger = createCaptureLogger();
   const auth = await createAuthMiddleware(
@@ -32,7 +36,7 @@ async function replica(store: string): Promise<Replica> {
       auth: {
         mode: ['api_key', 'jwt'],
         api_keys: { keys: [{ name: 'billing', env_var: 'BILLING_KEY' }] },
-        jwt: { public_key_env: 'JWT_SECRET', algorithms: ['HS256'] },
+        jwt: { public_key_env: 'JWT_SECRET', algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE },
       },
       revocation: { store },
     },
@@ -63,7 +67,7 @@ describe('revocation.store redis:// (every replica enforces one list)', () => {
   let token: string;
   beforeAll(async () => {
     key = await createSigningKey('HS256');
-    token = await mintToken(key, { sub: 'ada', jti: 't-1', iat: T / 1000, exp: T / 1000 + 3600 });
+    token = await mintToken(key, { ...TIED, sub: 'ada', jti: 't-1', iat: T / 1000, exp: T / 1000 + 3600 });
     redis = await startRedis({ appendOnly: true });
     [a, b] = [await replica(redis.url), await replica(redis.url)];
   });
@@ -159,7 +163,7 @@ describe('revocation.store redis:// (every replica enforces one list)', () => {
     await until(b, bearer(token), 401);
     // Written to Redis without telling anyone: only a full load can find it.
     const direct = new Redis(redis.url);
-    const other = await mintToken(key, { sub: 'grace', jti: 't-9', iat: T / 1000, exp: T / 1000 + 3600 });
+    const other = await mintToken(key, { ...TIED, sub: 'grace', jti: 't-9', iat: T / 1000, exp: T / 1000 + 3600 });
     await direct.zadd('authlayer:revocations', T + 3_600_000, 'sub:grace');
     direct.disconnect();
     expect(await statusOf(b, bearer(other))).toBe(200);

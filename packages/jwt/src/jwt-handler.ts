@@ -21,6 +21,7 @@ import { createTokenRecognizer } from './recognize-token.js';
 import { createProviderSelector } from './select-provider.js';
 import type { TokenCacheOptions } from './token-cache.js';
 import { translateJoseError } from './verify/translate-jose-error.js';
+import { warnAboutOpenClaims } from './warn-open-claims.js';
 
 const JWT_SCHEME: SecuritySchemePart = Object.freeze({
   name: 'BearerAuth',
@@ -84,6 +85,8 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
       ),
     ),
   );
+  // After the key material was read: a broken config fails without a warning first.
+  warnAboutOpenClaims(configs, several, deps.logger);
   const select = createProviderSelector(providers, several);
   const revoked = createRevocationCheck(deps);
   const { jwt } = config;

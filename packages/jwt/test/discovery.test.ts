@@ -11,7 +11,7 @@ import {
 } from '@authlayer/testkit';
 import { createJwtHandler } from '../src/index.js';
 import { discoveryUrl } from '@authlayer/core/internal';
-import { bearer, createClock, failure, jwtConfig, NOW, validClaims } from './fixtures.js';
+import { bearer, createClock, failure, forgetStartUpLines, jwtConfig, NOW, validClaims } from './fixtures.js';
 
 const WELL_KNOWN = '/.well-known/openid-configuration';
 let key: SigningKey;
@@ -33,6 +33,7 @@ async function discoveringHandler(issuer: string, jwt: Record<string, unknown> =
   const logger = createCaptureLogger();
   const config = jwtConfig({ issuer, discovery: true, algorithms: ['ES256'], ...jwt });
   const handler = await createJwtHandler(config, { env: {}, logger, now: clock.now, jwks: { timeoutMs: 2000 } });
+  forgetStartUpLines(logger);
   return { handler, logger, clock, token: (iss = issuer) => mintToken(key, validClaims({ iss, exp: NOW + 86_400 })) };
 }
 
@@ -101,6 +102,7 @@ describe('discovery: true', () => {
     const logger = createCaptureLogger();
     const config = jwtConfig({ jwks_url: `${server.origin}/jwks`, algorithms: ['ES256'] });
     const handler = await createJwtHandler(config, { env: {}, logger, now: createClock().now });
+    forgetStartUpLines(logger);
     await expect(handler.authenticate(bearer(await mintToken(key, validClaims())))).rejects.toMatchObject(
       failure('key_unavailable'),
     );
@@ -121,6 +123,7 @@ describe('discovery: true', () => {
       now: createClock().now,
       jwks: { timeoutMs: 300 },
     });
+    forgetStartUpLines(logger);
     await expect(handler.authenticate(bearer(await mintToken(key, validClaims())))).rejects.toMatchObject(
       failure('key_unavailable'),
     );

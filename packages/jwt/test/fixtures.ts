@@ -57,6 +57,14 @@ export interface StaticSetup {
   readonly token: (extra?: JWTPayload) => Promise<string>;
 }
 
+/**
+ * Forgets what a handler logged at start-up (the warning of a config without issuer or audience,
+ * see open-claims-warning.test.ts), so a test sees only the lines of its requests.
+ */
+export function forgetStartUpLines(logger: CaptureLogger): void {
+  logger.lines.length = 0;
+}
+
 /** A handler trusting `key` through `public_key_env: JWT_KEY`, clock pinned at {@link NOW}. */
 export async function staticHandler(
   key: SigningKey,
@@ -66,6 +74,7 @@ export async function staticHandler(
   const logger = createCaptureLogger();
   const config = jwtConfig({ public_key_env: 'JWT_KEY', algorithms: [key.alg], ...jwt });
   const handler = await createJwtHandler(config, { env: { JWT_KEY: key.envValue }, logger, now, ...deps });
+  forgetStartUpLines(logger);
   return { handler, logger, token: (extra) => mintToken(key, validClaims(extra)) };
 }
 
@@ -78,5 +87,6 @@ export async function jwksHandler(
 ): Promise<{ handler: AuthHandler; logger: CaptureLogger }> {
   const logger = createCaptureLogger();
   const handler = await createJwtHandler(jwtConfig({ jwks_url: url, ...jwt }), { env: {}, logger, now: clock, jwks });
+  forgetStartUpLines(logger);
   return { handler, logger };
 }

@@ -8,7 +8,7 @@ import {
   type SigningKey,
 } from '@authlayer/testkit';
 import { createJwtHandler } from '../src/index.js';
-import { bearer, createClock, failure, jwtConfig, NOW, validClaims } from './fixtures.js';
+import { bearer, createClock, failure, forgetStartUpLines, jwtConfig, NOW, validClaims } from './fixtures.js';
 
 // Defaults: the key set is fetched again after 600 s; a failed fetch is retried after 30 s.
 const MAX_AGE = 600;
@@ -29,6 +29,7 @@ async function setUp(jwt: Record<string, unknown>) {
   const logger = createCaptureLogger();
   const config = jwtConfig({ issuer: idp.issuer, discovery: true, algorithms: ['ES256'], ...jwt });
   const handler = await createJwtHandler(config, { env: {}, logger, now: clock.now, jwks: { timeoutMs: 2000 } });
+  forgetStartUpLines(logger);
   // Tokens valid for the whole test; each request a new one, so that each asks the key set.
   let serial = 0;
   const mint = () =>
