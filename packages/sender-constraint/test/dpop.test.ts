@@ -113,6 +113,48 @@ describe('a DPoP proof, check by check', () => {
     expect(await failureOf(proof, key, { originalUrl: '*' })).toEqual(['request']);
   });
 
+  // Express routes the path as the request line gives it (`/a/../invoke` reaches `/a/*p`), so the
+  // proof must name that path: dot segments are never resolved, and a path holding one is refused.
+  it.each([
+    '/a/../invoke',
+    '/./invoke',
+    '/a/%2e%2e/invoke',
+    '/a/%2E./invoke',
+    '/a/.%2e/invoke',
+    '/%2e/invoke',
+    '/a/..',
+    '/invoke/.',
+    '/a\\..\\invoke',
+  ])('fails request for a path holding a dot segment (%s), whatever its proof names', async (path) => {
+    const key = await createDpopKey();
+    for (const url of [URL_, `https://api.example.com${path}`]) {
+      const proof = await key.proof({ method: 'GET', url, token: TOKEN, iat: NOW });
+      expect(await failureOf(proof, key, { originalUrl: path })).toEqual(['request']);
+    }
+  });
+
+  it('fails htu for a proof whose htu holds a dot segment, even when it resolves to the request path', async () => {
+    const key = await createDpopKey();
+    for (const url of [
+      'https://api.example.com/a/../invoke',
+      'https://api.example.com/./invoke',
+      'https://api.example.com/a/%2E%2E/invoke',
+    ]) {
+      // As written: testkit's own URL handling would resolve the dot segments.
+      const proof = await key.proof({ method: 'GET', url: URL_, token: TOKEN, iat: NOW, claims: { htu: url } });
+      expect(await failureOf(proof, key)).toEqual(['htu']);
+    }
+  });
+
+  it('still takes dots that are not whole segments (/v1.2/..x/invoke.json)', async () => {
+    const key = await createDpopKey();
+    const { constraint } = constraintWith();
+    const url = 'https://api.example.com/v1.2/..x/invoke.json';
+    const proof = await key.proof({ method: 'GET', url, token: TOKEN, iat: NOW });
+    const request = requestWith(proof, { originalUrl: '/v1.2/..x/invoke.json?q=..' });
+    await expect(constraint.check(request, 'dpop', TOKEN, { jkt: key.jkt })).resolves.toBeUndefined();
+  });
+
   it('refuses a proof of another key than cnf.jkt as invalid_token, and a replayed jti', async () => {
     const key = await createDpopKey();
     const { constraint, failures } = constraintWith();
