@@ -60,7 +60,6 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   const given = isParsedAuthConfig(config) ? config : parseAuthConfig(config);
   checkCertificateSource(given);
   const serveMetrics = metricsOption ?? given.metrics;
-  let app: Express | null = null;
   const auth = await createAuthMiddleware(given, {
     ...middlewareOptions,
     ...(logger === undefined ? {} : { logger }),
@@ -70,7 +69,8 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
       warnAboutKeptSettings(given, next.config, logger);
       // The listener (tls) is the first config's: a reload cannot bring a certificate source.
       checkCertificateSource({ ...next.config, tls: given.tls });
-      if (!next.config.forwardAuth.enabled && app !== null) checkAccessRoutes(next.unmatchedRules(app));
+      // A key that matches none of the service's routes: the middleware refuses the reload itself
+      // (it knows the app from unmatchedRules below), and skips the check under forward_auth.
     },
     onReload: (event) => {
       metrics.reload(event);
@@ -83,7 +83,7 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
       metrics.observe(decision);
     },
   });
-  app = express();
+  const app = express();
   app.disable('x-powered-by');
   app.use(requestId());
   // Read per request: a reload may name another API key header.
@@ -112,8 +112,10 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   app.use(notFound());
   app.use(errorHandler(logger === undefined ? {} : { logger }));
   try {
+    // Asked whatever the config: it also tells the middleware which app a reload's table must fit.
+    const unmatched = auth.unmatchedRules(app);
     // With forward_auth, the table describes the proxied application's routes too.
-    if (!auth.config.forwardAuth.enabled) checkAccessRoutes(auth.unmatchedRules(app));
+    if (!auth.config.forwardAuth.enabled) checkAccessRoutes(unmatched);
   } catch (error) {
     await auth.close();
     throw error;

@@ -82,4 +82,20 @@ describe('failed reloads', () => {
     await request(app).get('/metrics').expect(200);
     for (const line of logger.text) for (const secret of [KEY, NEXT]) expect(line).not.toContain(secret);
   });
+
+  it('an access key that matches none of its routes (a typo) is refused naming it; with forward_auth it is not', async () => {
+    const generation = (await health()).generation as number;
+    writeFileSync(path, configText(join(dir, 'next'), 'access:\n  "POST /invokee": { roles: [ops] }\n'));
+    await expect(app.reload()).rejects.toThrow(
+      /^access\.POST \/invokee: the app has no route that POST \/invokee matches/,
+    );
+    expect(await health()).toMatchObject({ generation, last_reload_error: expect.stringContaining('POST /invokee') });
+    await invoke(NEXT).expect(200);
+    // With forward_auth the table describes the application behind the proxy, not the service.
+    writeFileSync(
+      path,
+      configText(join(dir, 'next'), 'access:\n  "POST /invokee": { roles: [ops] }\nforward_auth: { enabled: true }\n'),
+    );
+    await expect(app.reload()).resolves.toMatchObject({ generation: generation + 1 });
+  });
 });

@@ -1,4 +1,5 @@
 import {
+  ConfigError,
   isParsedAuthConfig,
   loadConfig,
   parseAuthConfig,
@@ -295,6 +296,7 @@ export async function createAuthMiddleware(
       const prepared = prepare(next);
       pool = createCarryPool(previous);
       const built = await buildGeneration(prepared, shared(deps()));
+      guardedApps.check(built);
       options.checkReload?.({ config: built.config, unmatchedRules: built.unmatchedRules });
       current = built;
       pool.commit();
@@ -329,6 +331,7 @@ export async function createAuthMiddleware(
   };
   rewatch();
 
+  const guardedApps = createGuardedApps();
   const route = (pick: (generation: Generation) => Generation['auth']): RouteMiddleware =>
     // The generation is read once, when the request arrives: it keeps it to the end.
     ((req: Request, res: Response, next: NextFunction) => pick(current)(req, res, next)) as RouteMiddleware;
@@ -341,13 +344,25 @@ export async function createAuthMiddleware(
     handler: { get: () => current.loaded.handler, enumerable: true },
     methods: { get: () => current.loaded.methods, enumerable: true },
     optional: { value: route((generation) => generation.optional), enumerable: true },
-    access: { value: route((generation) => generation.access), enumerable: true },
+    access: {
+      value: ((req: Request, res: Response, next: NextFunction) => {
+        guardedApps.seen(req);
+        current.access(req, res, next);
+      }) as RouteMiddleware,
+      enumerable: true,
+    },
     accessAs: {
       value: (method: string, req: Request, res: Response, next: NextFunction) =>
         current.accessAs(method, req, res, next),
       enumerable: true,
     },
-    unmatchedRules: { value: (app: unknown) => current.unmatchedRules(app), enumerable: true },
+    unmatchedRules: {
+      value: (app: unknown) => {
+        guardedApps.add(app);
+        return current.unmatchedRules(app);
+      },
+      enumerable: true,
+    },
     resourceMetadata: { value: () => current.resourceMetadata(), enumerable: true },
     accessFor: {
       value: (method: string, path: string): RouteAccess => current.accessFor(method, path),
@@ -374,6 +389,46 @@ export async function createAuthMiddleware(
       enumerable: true,
     },
   }) as unknown as AuthMiddleware;
+}
+
+/**
+ * The apps `auth.access` guards: the app of the requests it has seen (when it is mounted at the
+ * app's root, where the table's keys and the app's routes are the same paths) and each one given
+ * to `unmatchedRules(app)`. A reload whose table has a key that matches no route of any of them is
+ * refused like a broken config: a typo loaded by SIGHUP would otherwise fall to `access.default`
+ * and open the route it meant to close. With `forward_auth` the table describes the application
+ * behind the proxy, not this one, and is not checked.
+ */
+function createGuardedApps() {
+  const apps = new Set<object>();
+  let last: unknown = null;
+  const add = (app: unknown) => {
+    if (typeof app === 'object' || typeof app === 'function') apps.add(app as object);
+  };
+  return {
+    add,
+    seen(req: Request) {
+      // One comparison per request; the set grows only with another app (a handful at most).
+      if (req.app === last || req.baseUrl !== '') return;
+      last = req.app;
+      add(req.app);
+    },
+    check(next: Pick<Generation, 'config' | 'unmatchedRules'>) {
+      if (apps.size === 0 || next.config.forwardAuth.enabled) return;
+      let unmatched: string[] | null = null;
+      for (const app of apps) {
+        const keys = next.unmatchedRules(app);
+        unmatched = unmatched === null ? keys : unmatched.filter((key) => keys.includes(key));
+      }
+      if (unmatched === null || unmatched.length === 0) return;
+      throw new ConfigError(
+        unmatched.map((key) => ({
+          path: `access.${key}`,
+          message: `the app has no route that ${key} matches (a typo? it would guard nothing)`,
+        })),
+      );
+    },
+  };
 }
 
 /** The file `auth.reload()` reads again: only a config read by `loadConfig` has one. */

@@ -154,6 +154,71 @@ describe('auth.reload(config)', () => {
   });
 });
 
+describe('a reload in an own app that would leave an access key matching no route', () => {
+  const ADMIN = 'admin-key-0123456789abcdef';
+  const PLAIN = 'plain-key-0123456789abcdef';
+  const tableFile = (key: string, extra = '') => `auth:
+  mode: api_key
+  api_keys:
+    keys:
+      - { name: admin, env_var: ADMIN_KEY, roles: [admin] }
+      - { name: plain, env_var: PLAIN_KEY }
+access:
+  "${key}": { roles: [admin] }
+${extra}`;
+  async function ownApp(file: string) {
+    const logger = createCaptureLogger();
+    const auth = await createAuthMiddleware(await loadConfig(file), {
+      env: { ADMIN_KEY: ADMIN, PLAIN_KEY: PLAIN },
+      logger,
+    });
+    const app = express();
+    app.use(auth.access);
+    app.get('/reports/:id', (req, res) => void res.json({ id: req.params.id }));
+    const status = (key: string) =>
+      request(app)
+        .get('/reports/1')
+        .set('X-API-Key', key)
+        .then((res) => res.status);
+    return { auth, app, logger, status };
+  }
+
+  it('is refused naming the key, and the old generation keeps serving (the app known from its requests)', async () => {
+    const file = join(dir, 'own-app-typo.yaml');
+    writeFileSync(file, tableFile('GET /reports/:id'));
+    const { auth, logger, status } = await ownApp(file);
+    expect([await status(PLAIN), await status(ADMIN)]).toEqual([403, 200]);
+    writeFileSync(file, tableFile('GET /reprts/:id'));
+    await expect(auth.reload()).rejects.toMatchObject({
+      name: 'ConfigError',
+      message: expect.stringMatching(/^access\.GET \/reprts\/:id: the app has no route that GET \/reprts\/:id matches/),
+    });
+    expect(logger.text).toContainEqual(
+      expect.stringMatching(/^error: config reload failed: access\.GET \/reprts\/:id: .*; generation 1 keeps serving$/),
+    );
+    expect(auth.reloadState().generation).toBe(1);
+    expect([await status(PLAIN), await status(ADMIN)]).toEqual([403, 200]);
+    // A table whose keys all match still reloads.
+    writeFileSync(file, tableFile('GET /reports/:id', '  "GET /reports/:id/": authenticated\n'));
+    await expect(auth.reload()).resolves.toMatchObject({ generation: 2 });
+    await auth.close();
+  });
+
+  it('is refused before any request when the app was given to unmatchedRules(app); not with forward_auth', async () => {
+    const file = join(dir, 'own-app-unmatched.yaml');
+    writeFileSync(file, tableFile('GET /reports/:id'));
+    const { auth, app, status } = await ownApp(file);
+    expect(auth.unmatchedRules(app)).toEqual([]);
+    writeFileSync(file, tableFile('GET /reprts/:id'));
+    await expect(auth.reload()).rejects.toThrow(/access\.GET \/reprts\/:id/);
+    expect(await status(PLAIN)).toBe(403);
+    // With forward_auth the table describes the application behind the proxy: not checked.
+    writeFileSync(file, tableFile('GET /reprts/:id', 'forward_auth: { enabled: true }\n'));
+    await expect(auth.reload()).resolves.toMatchObject({ generation: 2 });
+    await auth.close();
+  });
+});
+
 describe('what the middleware says follows the serving config', () => {
   it('accessFor, accessAs, resourceMetadata and prepare answer for the new config', async () => {
     const prepared: string[] = [];
