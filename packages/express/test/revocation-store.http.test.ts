@@ -152,6 +152,24 @@ describe('revocation.store redis:// (every replica enforces one list)', () => {
     await until(b, bearer(token), 200);
   });
 
+  it('Redis paused during revoke(): the outcome is unknown (it may be applied), and calling it again is safe', async () => {
+    redis.pause();
+    let refused: unknown;
+    try {
+      refused = await a.auth.revoke('sub:paused', { ttlSeconds: 60 }).catch((error: unknown) => error);
+    } finally {
+      redis.resume();
+    }
+    expect(refused).toMatchObject({
+      message:
+        'revocation.store: Redis did not answer in time; the outcome is unknown (the change may have been applied); calling it again is safe',
+    });
+    // The command waited in the paused server and ran once it went on: the change was made after all.
+    await a.auth.revoke('sub:paused', { ttlSeconds: 60 });
+    expect((await a.auth.revocations()).filter((entry) => entry.entry === 'sub:paused')).toHaveLength(1);
+    await a.auth.unrevoke('sub:paused');
+  });
+
   it('refuses bad entries and ttls with a TypeError', async () => {
     await expect(a.auth.revoke('ada')).rejects.toThrow(TypeError);
     await expect(a.auth.revoke('sub:ada', { ttlSeconds: 0 })).rejects.toThrow(TypeError);
@@ -171,7 +189,8 @@ describe('revocation.store redis:// (every replica enforces one list)', () => {
     await redis.kill();
     for (const target of [a, b, a, b]) expect(await statusOf(target, bearer(token))).toBe(401);
     await expect(a.auth.revoke('sub:x')).rejects.toMatchObject({
-      message: 'revocation.store: Redis did not answer; nothing was changed or read',
+      message:
+        'revocation.store: Redis did not answer in time; the outcome is unknown (the change may have been applied); calling it again is safe',
     });
     await expect(b.auth.revocations()).rejects.toThrow('revocation.store: Redis did not answer');
     const warned = (logger: CaptureLogger) => logger.text.filter((line) => line.includes('Redis is unreachable'));

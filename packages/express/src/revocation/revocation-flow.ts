@@ -104,26 +104,34 @@ export function revocationApi(flow: RevocationFlow | null): RevocationApi {
     if (flow === null) throw new Error(NOT_CONFIGURED);
     return flow.store;
   };
-  // ioredis's own messages ("Stream isn't writeable ...") say little to a caller: one of ours.
-  const redis = <T>(call: Promise<T>): Promise<T> =>
-    call.catch((error: unknown) => {
-      throw new Error('revocation.store: Redis did not answer; nothing was changed or read', { cause: error });
-    });
+  // ioredis's own messages ("Stream isn't writeable ...") say little to a caller: one of ours. A
+  // change that timed out may still have been applied (a paused Redis runs the queued command when
+  // it goes on), so it is never called unchanged; revoke and unrevoke are idempotent, so say so.
+  const failed = (message: string) => (error: unknown) => {
+    throw new Error(`revocation.store: ${message}`, { cause: error });
+  };
+  const change = <T>(call: Promise<T>): Promise<T> =>
+    call.catch(
+      failed(
+        'Redis did not answer in time; the outcome is unknown (the change may have been applied); calling it again is safe',
+      ),
+    );
+  const read = <T>(call: Promise<T>): Promise<T> => call.catch(failed('Redis did not answer; nothing was read'));
   return {
     revoke: async (entry, options = {}) => {
       const checked = checkRevocationEntry(entry);
       const ttl = checkRevocationTtl(options.ttlSeconds);
-      const made = await redis(store().revoke(checked, ttl));
+      const made = await change(store().revoke(checked, ttl));
       store().apply(checked, Date.parse(made.expiresAt));
       return made;
     },
     unrevoke: async (entry) => {
       const checked = checkRevocationEntry(entry);
-      const removed = await redis(store().unrevoke(checked));
+      const removed = await change(store().unrevoke(checked));
       store().apply(checked, null);
       return removed;
     },
-    revocations: async () => redis(store().list()),
+    revocations: async () => read(store().list()),
   };
 }
 
