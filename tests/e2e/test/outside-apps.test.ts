@@ -187,7 +187,10 @@ describe('the README\'s "Use it in your own app" snippet, run as pasted', () => 
     ]);
     expect((await invoke(server, {})).status).toBe(401);
     expect((await fetch(`${server.url}/STATUS/`)).status).toBe(200);
-    expect((await fetch(`${server.url}/admin/users`, { headers: { 'x-api-key': API_KEY } })).status).toBe(403);
+    // The whole subtree, /admin itself too (the README's "* /admin{/*path}": deny).
+    for (const path of ['/admin', '/admin/', '/admin/users']) {
+      expect((await fetch(`${server.url}${path}`, { headers: { 'x-api-key': API_KEY } })).status).toBe(403);
+    }
     expect((await fetch(`${server.url}/nope`)).status).toBe(401);
     const missing = await fetch(`${server.url}/nope`, { headers: { 'x-api-key': API_KEY } });
     expect([missing.status, await missing.json()]).toEqual([404, { error: 'not_found', message: 'no such resource' }]);
