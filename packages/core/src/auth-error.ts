@@ -97,12 +97,16 @@ export class AuthError extends Error {
   /**
    * @param reason - why the request was refused
    * @param challenge - the full `WWW-Authenticate` value (see `bearerChallenge`, `apiKeyChallenge`)
+   * @param description - the message, when the reason's fixed one names the wrong credential
+   *   (`the key has been revoked` for an API key client); a fixed sentence under the same rules as
+   *   {@link AUTH_FAILURE_DESCRIPTION}'s. Default: the reason's.
    */
   constructor(
     readonly reason: AuthFailure,
     readonly challenge: string,
+    description: string = AUTH_FAILURE_DESCRIPTION[reason],
   ) {
-    super(AUTH_FAILURE_DESCRIPTION[reason]);
+    super(description);
   }
 }
 

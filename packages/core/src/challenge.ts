@@ -6,15 +6,17 @@ export const REALM = 'authlayer';
 /**
  * The RFC 6750 `Bearer` challenge for a failure.
  *
+ * @param description - the `error_description`, when the reason's fixed one names the wrong
+ *   credential (see `AuthError`); ASCII without `"` or `\`. Default: the reason's.
  * @example
  * bearerChallenge('credentials_missing'); // 'Bearer realm="authlayer"'
  * bearerChallenge('token_expired');
  * // 'Bearer realm="authlayer", error="invalid_token", error_description="the token has expired"'
  */
-export function bearerChallenge(reason: AuthFailure): string {
+export function bearerChallenge(reason: AuthFailure, description: string = AUTH_FAILURE_DESCRIPTION[reason]): string {
   // RFC 6750 §3.1: no error code when the request had no credentials.
   if (reason === 'credentials_missing') return `Bearer realm="${REALM}"`;
-  return `Bearer realm="${REALM}", error="invalid_token", error_description="${AUTH_FAILURE_DESCRIPTION[reason]}"`;
+  return `Bearer realm="${REALM}", error="invalid_token", error_description="${description}"`;
 }
 
 /**

@@ -101,8 +101,10 @@ describe('revocation.store redis:// (every replica enforces one list)', () => {
     await a.auth.revoke('sub:billing', { ttlSeconds: 30 });
     await until(b, apiKey, 401);
     const res = await request(b.app).get('/me').set(apiKey).expect(401);
+    // The reason stays token_revoked (the contract's); the words name what the client holds: a key.
+    expect(res.body).toEqual({ error: 'unauthorized', message: 'the key has been revoked' });
     expect(res.headers['www-authenticate']).toBe(
-      'ApiKey realm="authlayer", header="X-API-Key", Bearer realm="authlayer", error="invalid_token", error_description="the token has been revoked"',
+      'ApiKey realm="authlayer", header="X-API-Key", Bearer realm="authlayer", error="invalid_token", error_description="the key has been revoked"',
     );
     // The same subject's tokens too: the list is asked for every mode.
     await a.auth.revoke('sub:ada');

@@ -61,6 +61,7 @@ export async function createRevocationFlow(
 }
 
 const DEFAULT_REFUSAL = new AuthError('token_revoked', bearerChallenge('token_revoked'));
+const REVOKED_KEY = 'the key has been revoked';
 
 /**
  * Per method: `token_revoked` with the challenge its mode sends (the Bearer part saying why), and
@@ -74,11 +75,14 @@ async function refusalsOf(handlers: readonly AuthHandler[]): Promise<Map<AuthMet
   }
   const refusals = new Map<AuthMethod, AuthError>();
   for (const [method, challenge] of missing) {
+    // A mode whose own challenge is `ApiKey` gives its clients keys: the words name a key (the
+    // reason stays token_revoked, the contract's), in the body and in the Bearer part alike.
+    const description = /^ApiKey\b/i.test(challenge) ? REVOKED_KEY : undefined;
     const own = splitChallenges(challenge)
-      .map((part) => (/^Bearer\b/i.test(part) ? bearerChallenge('token_revoked') : part))
+      .map((part) => (/^Bearer\b/i.test(part) ? bearerChallenge('token_revoked', description) : part))
       .join(', ');
     const others = [...missing].filter(([other]) => other !== method).map(([, value]) => value);
-    refusals.set(method, new AuthError('token_revoked', combineChallenges(own, ...others)));
+    refusals.set(method, new AuthError('token_revoked', combineChallenges(own, ...others), description));
   }
   return refusals;
 }
