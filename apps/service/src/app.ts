@@ -4,6 +4,7 @@ import {
   notFound,
   requestId,
   secretHeaders,
+  sendError,
   type AuthDecision,
   type AuthMiddleware,
   type AuthMiddlewareOptions,
@@ -163,8 +164,8 @@ function warnAboutKeptSettings(first: AuthConfig, next: AuthConfig, logger: Logg
 /** Answers 404 `not_found` to any method but those listed, before any route can answer it. */
 function onlyMethods(...methods: string[]): RequestHandler {
   const allowed = new Set(methods);
-  const refuse = notFound();
-  return (req, res, next) => (allowed.has(req.method) ? next() : refuse(req, res, next));
+  // The plain 404, never notFound()'s Express-style answer to OPTIONS (200 with Allow).
+  return (req, res, next) => (allowed.has(req.method) ? next() : sendError(res, 404, 'not_found', 'no such resource'));
 }
 
 export { describeAuth } from './routes/health.js';
