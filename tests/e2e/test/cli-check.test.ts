@@ -5,8 +5,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../scripts/pack.mjs';
-import { pnpmCommand } from './support/pnpm.js';
+import { pnpmCommand, REPO_ROOT } from '../scripts/pack.mjs';
 import { baseEnv } from './support/start-server.js';
 
 const MAIN = join(REPO_ROOT, 'apps', 'service', 'dist', 'main.js');
@@ -181,7 +180,7 @@ describe('--check with a broken config or missing key material', () => {
 
 describe('the root `pnpm --silent start --check`, piped', () => {
   it('prints only the JSON report on stdout (turbo and pnpm lines go elsewhere)', () => {
-    const [command, ...args] = pnpmCommand();
+    const [command, args] = pnpmCommand();
     const result = spawnSync(command, [...args, '--silent', 'start', '--check'], {
       cwd: REPO_ROOT,
       env: { ...baseEnv(), SERVICE_API_KEY: SECRET },
