@@ -17,7 +17,7 @@ export const CONFIG = {
   access: {
     'GET /reports/:id': { permissions: ['reports:read'] },
     'GET /public/*path': 'public',
-    '* /admin/*path': 'deny',
+    '* /admin{/*path}': 'deny',
   },
   // trust_proxy: 1, as docs/forward-auth.md advises behind its nginx block.
   rate_limit: { failed_auth_per_minute: 3, trust_proxy: 1 },

@@ -79,7 +79,8 @@ beforeAll(async () => {
   // The root variant: `root` where `proxy_pass` is, as the page says. A second nginx, since both
   // variants name the same upstream block.
   nginxes.push(await startNginx(() => server(ports.root, `root ${folder};`)));
-}, 60_000);
+  // A safety net for a hung nginx, not a speed bound.
+}, 300_000);
 
 afterAll(async () => {
   for (const nginx of nginxes) await nginx.stop();

@@ -221,7 +221,7 @@ describe('--check', () => {
         tenant_param: null,
       },
       'GET /public/*path': 'public',
-      '* /admin/*path': 'deny',
+      '* /admin{/*path}': 'deny',
     });
     expect(Object.keys(report.auth as object)).toEqual(['mode', 'fallback', 'api_keys', 'jwt', 'oauth2']);
   });

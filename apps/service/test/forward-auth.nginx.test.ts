@@ -51,7 +51,8 @@ beforeAll(async () => {
     ].join('\n'),
   );
   base = `http://127.0.0.1:${port}`;
-}, 30_000);
+  // A safety net for a hung nginx, not a speed bound.
+}, 300_000);
 
 afterAll(async () => {
   await nginx?.stop();
