@@ -1,4 +1,5 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startRedis, type RedisServer } from '@authlayer/testkit';
 import { runToExit, startService, writeConfig } from './cli.js';
 
 // Configs the reference service refuses, or starts with a warning, because of what it can see:
@@ -78,5 +79,19 @@ describe('JWT mode without issuer or audience', () => {
     } finally {
       await service.stop();
     }
+  });
+});
+
+describe('--check with rate_limit.store on a Redis that answers', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(() => redis.stop());
+
+  it('says nothing of Redis being unreachable (closing its own connection is no outage)', async () => {
+    const yaml = `auth:\n  mode: api_key\nrate_limit:\n  failed_auth_per_minute: 20\n  store: ${redis.url}\n`;
+    const result = await runToExit(['--config', writeConfig(yaml), '--check'], { SERVICE_API_KEY: JWT_KEY });
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
   });
 });

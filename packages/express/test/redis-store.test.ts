@@ -20,6 +20,14 @@ describe('a Redis store answers in time or falls back', () => {
     return { store: await connectRedisStore(redis.url, logger), logger };
   }
 
+  it('close() ends the connection without a word: closing is no outage (--check closes at once)', async () => {
+    const { store: one, logger } = await store();
+    expect(await one.client.ping()).toBe('PONG');
+    one.close();
+    await new Promise((resolve) => one.client.once('end', resolve));
+    expect(logger.text).toEqual([]);
+  });
+
   it('a reply that came while this process was busy past the deadline is read, not taken for a slow Redis', async () => {
     const { store: one, logger } = await store();
     await one.client.set('k', 'from redis');

@@ -69,12 +69,15 @@ export async function connectRedisStore(
   // this process was busy is read, so a blocked event loop looked like a slow Redis. `inTime`
   // reads what arrived first.
   const client = new Redis(url, RECONNECTING);
-  let state: 'starting' | 'up' | 'down' = 'starting';
+  let state: 'starting' | 'up' | 'down' | 'closed' = 'starting';
   const down = () => {
+    // Our own close() ends the connection too (--check closes right after it connected): no outage.
+    if (state === 'closed') return;
     if (state !== 'down') logger.warn(words.unreachable);
     state = 'down';
   };
   client.on('ready', () => {
+    if (state === 'closed') return;
     if (state === 'down') logger.info(words.reachable);
     state = 'up';
   });
@@ -135,5 +138,9 @@ export async function connectRedisStore(
         },
       );
     });
-  return { client, failedOver, inTime, close: () => client.disconnect() };
+  const close = () => {
+    state = 'closed';
+    client.disconnect();
+  };
+  return { client, failedOver, inTime, close };
 }
