@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -71,4 +72,15 @@ export async function startService(args: string[], env: Record<string, string> =
     return code;
   };
   return { url: match[1]!, lines, stop, waitForLine, exited, child };
+}
+
+/** The contract: exit code not 0, exactly one line on stderr, no stack trace. */
+export function expectOneLineFailure(result: { code: number | null; stderr: string }, mentions: string) {
+  expect(result.code).not.toBe(0);
+  expect(result.code).not.toBeNull();
+  const lines = result.stderr.split('\n').filter((line) => line !== '');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^authlayer: /);
+  expect(lines[0]).toContain(mentions);
+  expect(result.stderr).not.toMatch(/^\s*at /m);
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
 import { openRawConnection } from '@authlayer/testkit';
-import { runToExit, startService, writeConfig } from './cli.js';
+import { expectOneLineFailure, runToExit, startService, writeConfig } from './cli.js';
 
 const EC_PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' })
   .publicKey.export({ type: 'spki', format: 'pem' })
@@ -12,17 +12,6 @@ const PEM_CONFIG = (algorithms: string) =>
 
 const KEY = 'cli-test-key-5f1c0e9a';
 const API_KEY_CONFIG = 'auth:\n  mode: api_key\n';
-
-/** The contract: exit code not 0, exactly one line on stderr, no stack trace. */
-function expectOneLineFailure(result: { code: number | null; stderr: string }, mentions: string) {
-  expect(result.code).not.toBe(0);
-  expect(result.code).not.toBeNull();
-  const lines = result.stderr.split('\n').filter((line) => line !== '');
-  expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^authlayer: /);
-  expect(lines[0]).toContain(mentions);
-  expect(result.stderr).not.toMatch(/^\s*at /m);
-}
 
 describe('start-up failures of the CLI', () => {
   it.each([

@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startRedis, type RedisServer } from '@authlayer/testkit';
-import { runToExit, startService, writeConfig } from './cli.js';
+import { expectOneLineFailure, runToExit, startService, writeConfig } from './cli.js';
 
 // Configs the reference service refuses, or starts with a warning, because of what it can see:
 // one stderr line and a non-zero exit, at a start and with --check alike.
 const JWT_KEY = 'a-shared-secret-of-at-least-thirty-two-bytes!';
 const SECRET = 'an-introspection-client-secret';
-
-/** The contract: exit code not 0, exactly one line on stderr, no stack trace. */
-function expectOneLineFailure(result: { code: number | null; stderr: string }, mentions: string) {
-  expect(result.code).not.toBe(0);
-  expect(result.code).not.toBeNull();
-  const lines = result.stderr.split('\n').filter((line) => line !== '');
-  expect(lines).toEqual([expect.stringMatching(/^authlayer: /)]);
-  expect(lines[0]).toContain(mentions);
-}
 
 describe('certificate_bound: required without a way to see a client certificate', () => {
   const jwt = [
