@@ -35,6 +35,8 @@ export default tseslint.config(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
+  // The layers of CONTRIBUTING.md ("What belongs where"), in the sources of the published packages.
+  ...layerRules(),
   {
     files: ['**/test/**', 'tests/**'],
     // Tests read JSON bodies and logs whose shape they then assert.
@@ -45,3 +47,46 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, crypto: 'readonly' } },
   },
 );
+
+/** One `no-restricted-imports` block per layer: what its sources may not import (tests/e2e/test/layers.test.ts). */
+export function layerRules() {
+  const FRAMEWORKS = ['express', 'express/*', 'fastify', 'fastify/*', 'fastify-plugin', 'hono', 'hono/*', 'koa'];
+  const REDIS = ['ioredis', 'ioredis/*', 'redis', 'redis/*', '@redis/*', 'rate-limiter-flexible'];
+  const MODES = ['api-key', 'jwt', 'oauth2'];
+  const ADAPTERS = ['@authlayer/express', '@authlayer/express/*', '@authlayer/fastify', '@authlayer/fastify/*'];
+  const rule = (files, patterns, message) => ({
+    files,
+    ignores: ['**/test/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }] },
+  });
+  return [
+    rule(['packages/core/src/**'], [...FRAMEWORKS, ...REDIS, '@authlayer/*'], 'core is the lowest layer'),
+    rule(
+      ['packages/engine/src/**'],
+      [...FRAMEWORKS, ...ADAPTERS],
+      'the engine imports no web framework and no adapter',
+    ),
+    rule(
+      ['packages/express/src/**', 'packages/fastify/src/**'],
+      REDIS,
+      'an adapter imports no Redis client: the engine holds the connections',
+    ),
+    ...MODES.map((mode) =>
+      rule(
+        [`packages/${mode}/src/**`],
+        [
+          ...FRAMEWORKS,
+          ...REDIS.filter((name) => !name.startsWith('ioredis')),
+          ...ADAPTERS,
+          '@authlayer/engine',
+          '@authlayer/engine/*',
+          ...MODES.filter((other) => other !== mode).flatMap((other) => [
+            `@authlayer/${other}`,
+            `@authlayer/${other}/*`,
+          ]),
+        ],
+        'a mode builds on core and sender-constraint only, never on another mode, the engine or an adapter',
+      ),
+    ),
+  ];
+}

@@ -13,15 +13,15 @@ import {
 } from '@authlayer/core';
 import { isPromiseLike, startDecisionSpan, withResourceMetadata, withSpan } from '@authlayer/core/internal';
 import type { NextFunction, Request, Response } from 'express';
-import type { AuthDecision, DecisionListener } from './decision.js';
-import { modeTriedFor } from './combine-handlers.js';
+import type { AuthDecision, DecisionListener } from '@authlayer/engine/internal';
+import { modeTriedFor } from '@authlayer/engine/internal';
 import { carriesCredentials, isPreflight } from './credentials.js';
 import { kindOf, sendError, sendRefusal } from './error-handler.js';
 import { sendContinueIfAwaited } from './expect-continue.js';
 import { markAnonymous } from './guards.js';
-import { clientAddress } from './rate-limit/client-address.js';
-import type { RateLimits } from './rate-limit/rate-limits.js';
-import { rateLimitHeaders } from './rate-limit/headers.js';
+import { clientAddress } from '@authlayer/engine/internal';
+import type { RateLimits } from '@authlayer/engine/internal';
+import { rateLimitHeaders } from '@authlayer/engine/internal';
 import { requestIdOf } from './request-id.js';
 import { anyoneListens, hold, report, type Span } from './reported-decision.js';
 

@@ -1,4 +1,4 @@
-import { summaryOf } from './combine-handlers.js';
+import { summaryOf } from '@authlayer/engine/internal';
 import type { AuthMiddleware } from './middleware.js';
 
 /**

@@ -1,7 +1,7 @@
 import { isAuthError, isForbiddenError, type AuthError, type ForbiddenError, type Logger } from '@authlayer/core';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { allowedMethods } from './allowed-methods.js';
-import { consoleLogger } from './logger.js';
+import { consoleLogger } from '@authlayer/engine/internal';
 
 /** The codes of the contract's error bodies; no other code is ever sent. */
 export const ERROR_CODES = [

@@ -2,15 +2,15 @@ import { bearerError, type AuthConfig, type AuthHandler, type AuthMode, type Han
 import { authenticateNowOf, resourceMetadataUrl } from '@authlayer/core/internal';
 import type { NextFunction, Request, Response } from 'express';
 import { authorizeByPlan, createAccessMiddleware, type AccessFlow } from './access/access-middleware.js';
-import { compileTable, matchEntries, planFor } from './access/access-table.js';
+import { compileTable, matchEntries, planFor } from '@authlayer/engine/internal';
 import { unmatchedKeys } from './access/unmatched-rules.js';
 import { authenticateRequest, type AuthenticateDeps } from './authenticate-request.js';
-import { combineHandlers } from './combine-handlers.js';
+import { combineHandlers } from '@authlayer/engine/internal';
 import { credentialHeaders } from './credentials.js';
-import type { DecisionListener } from './decision.js';
-import { loadModeHandler, type ImportModule, type LoadedMode } from './load-mode.js';
-import type { RateLimits } from './rate-limit/rate-limits.js';
-import type { RevocationFlow } from './revocation/revocation-flow.js';
+import type { DecisionListener } from '@authlayer/engine/internal';
+import { loadModeHandler, type ImportModule, type LoadedMode } from '@authlayer/engine/internal';
+import type { RateLimits } from '@authlayer/engine/internal';
+import type { RevocationFlow } from '@authlayer/engine/internal';
 
 /** What the middleware serves for one config: built whole before it serves (see `reload`). */
 export interface Generation {

@@ -1,24 +1,36 @@
 export { createAuthMiddleware } from './middleware.js';
 export type { AuthMiddleware, AuthMiddlewareOptions, RouteAccess, RouteMiddleware } from './middleware.js';
-export type { ReloadEvent, ReloadState } from './reload/reload-state.js';
 export { continueAfterAuthentication } from './expect-continue.js';
 export { describeStartup } from './describe-startup.js';
 export { errorHandler, httpError, notFound, sendError } from './error-handler.js';
 export { requireAccess, requirePermissions, requireRoles, requireScopes } from './guards.js';
 export type { AccessRuleInput } from './guards.js';
 export type { ErrorCode, HttpError } from './error-handler.js';
-export type { ImportModule } from './load-mode.js';
-export { openApiSecurity } from './openapi-security.js';
-export type { OpenApiSecurity } from './openapi-security.js';
-export { consoleLogger, secretHeaders } from './logger.js';
-export type { AuthDecision, DecisionListener, DecisionOutcome } from './decision.js';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.js';
-export { clientAddress } from './rate-limit/client-address.js';
 export { authenticated } from './authenticated.js';
 export type { AuthenticatedRequest } from './authenticated.js';
-export type { AuthReadiness } from './revocation/revocation-flow.js';
-export type { Revocation, RevokeOptions } from './revocation/revocation-entry.js';
-export { REVOCATION_TTL, checkRevocationEntry, checkRevocationTtl } from './revocation/revocation-entry.js';
-export { connectRevocations } from './revocation/connect-revocations.js';
-export type { RevocationState } from './revocation/revocation-store.js';
-export type { RevocationAdmin } from './revocation/connect-revocations.js';
+// The engine's, as they always were this package's: an Express app needs no second import.
+export {
+  REVOCATION_TTL,
+  checkRevocationEntry,
+  checkRevocationTtl,
+  clientAddress,
+  connectRevocations,
+  consoleLogger,
+  openApiSecurity,
+  secretHeaders,
+} from '@authlayer/engine';
+export type {
+  AuthDecision,
+  AuthReadiness,
+  DecisionListener,
+  DecisionOutcome,
+  ImportModule,
+  OpenApiSecurity,
+  ReloadEvent,
+  ReloadState,
+  Revocation,
+  RevocationAdmin,
+  RevocationState,
+  RevokeOptions,
+} from '@authlayer/engine';

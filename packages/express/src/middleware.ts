@@ -18,23 +18,23 @@ import {
 } from '@authlayer/core';
 import { configSourceOf, keyFilesOf } from '@authlayer/core/internal';
 import type { NextFunction, Request, Response } from 'express';
-import type { DecisionListener } from './decision.js';
+import type { DecisionListener } from '@authlayer/engine/internal';
 import { buildGeneration, type Generation } from './generation.js';
-import type { ImportModule, LoadedMode } from './load-mode.js';
-import { loadRateLimits } from './load-rate-limits.js';
-import { consoleLogger } from './logger.js';
-import { createCarryPool } from './reload/carry-pool.js';
-import { reloadFailure, type ReloadEvent, type ReloadState } from './reload/reload-state.js';
-import { watchFiles, type FileWatch } from './reload/watch-files.js';
-import type { Revocation, RevokeOptions } from './revocation/revocation-entry.js';
+import type { ImportModule, LoadedMode } from '@authlayer/engine/internal';
+import { loadRateLimits } from '@authlayer/engine/internal';
+import { consoleLogger } from '@authlayer/engine/internal';
+import { createCarryPool } from '@authlayer/engine/internal';
+import { reloadFailure, type ReloadEvent, type ReloadState } from '@authlayer/engine/internal';
+import { watchFiles, type FileWatch } from '@authlayer/engine/internal';
+import type { Revocation, RevokeOptions } from '@authlayer/engine/internal';
 import {
   createRevocationFlow,
   readinessWith,
   revocationApi,
   type AuthReadiness,
   type RevocationFlow,
-} from './revocation/revocation-flow.js';
-import { createStoreConnector } from './shared-store/store-connector.js';
+} from '@authlayer/engine/internal';
+import { createStoreConnector } from '@authlayer/engine/internal';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

@@ -1,7 +1,7 @@
 import { isAuthError, type AuthError, type ForbiddenError, type Logger } from '@authlayer/core';
 import type { startDecisionSpan } from '@authlayer/core/internal';
 import type { Request, Response } from 'express';
-import type { AuthDecision, DecisionListener } from './decision.js';
+import type { AuthDecision, DecisionListener } from '@authlayer/engine/internal';
 import { kindOf } from './error-handler.js';
 
 // Where a request's one decision goes (its span, report_only's log line, `onDecision`), and the

@@ -3,7 +3,7 @@ import { createCaptureLogger } from '@authlayer/testkit';
 import express from 'express';
 import request from 'supertest';
 import { createAuthMiddleware } from '../src/index.js';
-import { periodOf } from '../src/rate-limit/request-limits.js';
+import { periodOf } from '@authlayer/engine/internal';
 
 // Per-client limits and quotas of API key clients, on the memory store, with a pinned clock.
 const KEYS = {

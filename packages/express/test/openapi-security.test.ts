@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createCaptureLogger } from '@authlayer/testkit';
 import { createAuthMiddleware } from '../src/middleware.js';
-import { openApiSecurity } from '../src/openapi-security.js';
+import { openApiSecurity } from '@authlayer/engine';
 
 const ENV = { SERVICE_API_KEY: 'openapi-key', OAUTH2_CLIENT_SECRET: 'secret' };
 const securityOf = async (config: object) =>

@@ -24,7 +24,7 @@ export function holdsDotSegment(path: string): boolean {
  * An `htu` as RFC 9449 §4.3 compares it: an absolute http(s) URI without query and fragment,
  * normalised as RFC 3986 §6.2.2–6.2.3 say (scheme and host lower case, default port left out, an
  * empty path `/`, escapes of unreserved characters decoded, other escapes upper case), except that
- * dot segments are not resolved: a path holding one (see {@link holdsDotSegment}) gives `null`, as
+ * dot segments are not resolved: a path holding one (see `holdsDotSegment`) gives `null`, as
  * does anything that is not such a URI.
  *
  * @example
@@ -47,7 +47,7 @@ export function normalizeHtu(value: string): string | null {
  * {@link normalizeHtu}), or `null` when the request does not tell (a hand-made request).
  *
  * The path is the request target as received (Express's `originalUrl`, else `url`); one holding a
- * dot segment gives `null` (see {@link holdsDotSegment}). The scheme and
+ * dot segment gives `null` (see `holdsDotSegment`). The scheme and
  * host are those of `resource.identifier` when it is set (behind a proxy, the public origin), else
  * the request's own (`protocol` and `host`, which Express reads from `X-Forwarded-Proto` and
  * `X-Forwarded-Host` only when the app's `trust proxy` setting trusts the sender).

@@ -2,7 +2,7 @@ import { ForbiddenError, type AccessPolicy, type AuthContext, type AuthMode, typ
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { forbid, type AuthenticateDeps, type Refusal } from '../authenticate-request.js';
 import { ruleRefusal } from '../guards.js';
-import { matchEntries, planFor, type AccessTable, type Plan } from './access-table.js';
+import { matchEntries, planFor, type AccessTable, type Plan } from '@authlayer/engine/internal';
 import { planForOptions } from './options-plan.js';
 
 /** The authentication of one kind of route: optional or not, and which modes may authenticate. */

@@ -1,7 +1,7 @@
 import type { AccessDefault } from '@authlayer/core';
 import type { Request } from 'express';
 import { isPreflight } from '../credentials.js';
-import { matchEntries, planFor, type AccessTable, type MatchedEntry, type Plan } from './access-table.js';
+import { matchEntries, planFor, type AccessTable, type MatchedEntry, type Plan } from '@authlayer/engine/internal';
 
 // Every method a key may name (core's access schema): asking each finds every entry of a path.
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

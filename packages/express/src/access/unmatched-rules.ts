@@ -1,5 +1,5 @@
 import { compileRouteKey, type CompiledRoute } from '@authlayer/core';
-import type { TableEntry } from './access-table.js';
+import type { TableEntry } from '@authlayer/engine/internal';
 
 /** A route the app registered: its full pattern (mount paths joined) and its methods. */
 export interface Registered {

@@ -1,0 +1,16 @@
+// @authlayer/engine: the decisions, framework-free. An adapter (Express, Fastify) turns its
+// request into what these take and their answers into its response; nothing here imports a web
+// framework.
+export type { AuthDecision, DecisionListener, DecisionOutcome } from './decision.js';
+export { consoleLogger, secretHeaders } from './logger.js';
+export { openApiSecurity } from './openapi-security.js';
+export type { OpenApiSecurity } from './openapi-security.js';
+export type { ImportModule } from './load-mode.js';
+export { clientAddress } from './rate-limit/client-address.js';
+export type { ReloadEvent, ReloadState } from './reload/reload-state.js';
+export type { AuthReadiness } from './revocation/revocation-flow.js';
+export type { Revocation, RevokeOptions } from './revocation/revocation-entry.js';
+export { REVOCATION_TTL, checkRevocationEntry, checkRevocationTtl } from './revocation/revocation-entry.js';
+export { connectRevocations } from './revocation/connect-revocations.js';
+export type { RevocationAdmin } from './revocation/connect-revocations.js';
+export type { RevocationState } from './revocation/revocation-store.js';

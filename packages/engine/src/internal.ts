@@ -1,0 +1,22 @@
+/**
+ * `@authlayer/engine/internal`: what the adapters of this repository build on (the mode loader,
+ * the access table, rate limits, revocation, reload), outside the semver promise of the main
+ * entry point while 0.x.
+ */
+export * from './index.js';
+export { compileTable, matchEntries, planFor } from './access/access-table.js';
+export type { AccessTable, MatchedEntry, Plan, TableEntry } from './access/access-table.js';
+export { combineHandlers, modeTriedFor, summaryOf } from './combine-handlers.js';
+export { isPackageMissing, loadModeHandler, modePackageName } from './load-mode.js';
+export type { LoadedMode } from './load-mode.js';
+export { importWithPeers, loadRateLimits } from './load-rate-limits.js';
+export { rateLimitHeaders } from './rate-limit/headers.js';
+export type { RateLimits } from './rate-limit/rate-limits.js';
+export { periodOf } from './rate-limit/request-limits.js';
+export { createCarryPool } from './reload/carry-pool.js';
+export { reloadFailure } from './reload/reload-state.js';
+export { watchFiles } from './reload/watch-files.js';
+export type { FileWatch } from './reload/watch-files.js';
+export { createRevocationFlow, readinessWith, revocationApi } from './revocation/revocation-flow.js';
+export type { RevocationFlow } from './revocation/revocation-flow.js';
+export { createStoreConnector } from './shared-store/store-connector.js';
