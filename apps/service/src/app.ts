@@ -81,14 +81,15 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
     // The decision is made once, in the middleware; here it becomes one audit line and the metrics.
     onDecision: (decision: AuthDecision) => {
       log?.[decision.outcome === 'error' ? 'error' : 'info'](decision, 'auth');
-      metrics.observe(decision);
+      // `auth` serves by the time a request is decided; asked per decision, as a reload changes it.
+      metrics.observe(decision, auth.handler);
     },
   });
   const app = express();
   app.disable('x-powered-by');
   app.use(requestId());
-  // Read per request: a reload may name another API key header.
-  if (log !== undefined) app.use(requestLog(log, () => secretHeaders(auth.config)));
+  // Read per request: a reload may bring other modes, and other credential headers.
+  if (log !== undefined) app.use(requestLog(log, () => secretHeaders(auth)));
   // /forward-auth takes any method, and is not itself under the table: it applies the table to the
   // request a proxy describes. With forward_auth.listen it is served on that listener only.
   const { enabled, listen } = auth.config.forwardAuth;
@@ -129,7 +130,7 @@ function forwardAuthApp(auth: AuthMiddleware, log: Pino | undefined, logger: Log
   const app = express();
   app.disable('x-powered-by');
   app.use(requestId());
-  if (log !== undefined) app.use(requestLog(log, () => secretHeaders(auth.config)));
+  if (log !== undefined) app.use(requestLog(log, () => secretHeaders(auth)));
   app.use(forwardAuthRouter(auth));
   app.use(notFound());
   app.use(errorHandler(logger === undefined ? {} : { logger }));

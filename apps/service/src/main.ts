@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const settings = readSettings(process.argv.slice(2), process.env);
   if (settings.help) return void process.stdout.write(USAGE);
   // Needs no config and no key material: it makes key material.
-  if (settings.newKey) return void process.stdout.write(formatNewApiKey(newApiKey(settings.newKeyPrefix)));
+  if (settings.newKey) return void process.stdout.write(formatNewApiKey(await newApiKey(settings.newKeyPrefix)));
   const config = await loadConfig(settings.configPath);
   if (settings.revocation !== null)
     return void process.stdout.write(await runRevocationCommand(settings.revocation, config));

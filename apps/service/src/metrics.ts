@@ -1,3 +1,4 @@
+import type { AuthHandler } from '@authlayer/core';
 import type { AuthDecision } from '@authlayer/express';
 import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
@@ -5,8 +6,11 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 /** The service's Prometheus metrics (contract, "Operations"), in a registry of their own. */
 export interface ServiceMetrics {
   readonly registry: Registry;
-  /** Counts one authentication decision and its duration. */
-  observe(decision: AuthDecision): void;
+  /**
+   * Counts one authentication decision and its duration; `handler` (the serving one) says whether
+   * the decision names a configured client (`AuthHandler.clientOf`: API keys).
+   */
+  observe(decision: AuthDecision, handler?: Pick<AuthHandler, 'clientOf'>): void;
   /** Counts one fetch of a remote key set (`ok` or `error`). */
   keyFetch(result: string): void;
   /** Counts one lookup in the cache of verified tokens (`hit` or `miss`). */
@@ -67,12 +71,13 @@ export function createServiceMetrics(): ServiceMetrics {
   return {
     registry,
     reload: ({ result }) => reloads.inc({ result }),
-    observe: ({ method, outcome, reason, userId, durationMs }) => {
+    observe: ({ method, outcome, reason, userId, durationMs }, handler) => {
       decisions.inc({ method, outcome, reason: reason ?? '' });
       duration.observe({ method, outcome }, durationMs / 1000);
-      // An API key decision names a client only once the key matched a configured one: the
-      // label's values are bounded by the config, whatever keys clients send.
-      if (method === 'api_key') apiKeyRequests.inc({ client: userId ?? '', outcome });
+      // The handler names a client only once the credential matched a configured one (an API key's
+      // name): the label's values are bounded by the config, whatever keys clients send.
+      const client = handler?.clientOf?.({ method, userId });
+      if (client !== undefined) apiKeyRequests.inc({ client, outcome });
     },
     keyFetch: (result) => keyFetches.inc({ result }),
     tokenCache: (result) => tokenCache.inc({ result }),

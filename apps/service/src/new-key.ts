@@ -1,5 +1,5 @@
-import { newChecksummedKey } from '@authlayer/api-key';
 import { createHash, randomBytes } from 'node:crypto';
+import { UsageError } from './settings.js';
 
 /** A fresh API key and what `hash_env` holds for it. */
 export interface NewApiKey {
@@ -15,11 +15,26 @@ export interface NewApiKey {
  * (the same as `printf %s "$KEY" | sha256sum`). With a prefix (`--prefix sk_live`), a checksummed
  * key instead: `sk_live_<32 base62>_<checksum>`, for `format: checksummed`.
  *
- * @throws TypeError for a prefix that is not a letter followed by letters, digits and `_`
+ * @throws UsageError for a prefix that is not a letter followed by letters, digits and `_`
  */
-export function newApiKey(prefix: string | null = null): NewApiKey {
-  const key = prefix === null ? randomBytes(32).toString('base64url') : newChecksummedKey(prefix);
+export async function newApiKey(prefix: string | null = null): Promise<NewApiKey> {
+  const key = prefix === null ? randomBytes(32).toString('base64url') : await checksummedKey(prefix);
   return { key, sha256: createHash('sha256').update(key, 'utf8').digest('hex') };
+}
+
+/**
+ * The checksummed key format is the API key mode's: its package is imported for `--prefix` alone,
+ * so the service names no mode package in its own code and serves whichever ones are installed.
+ */
+async function checksummedKey(prefix: string): Promise<string> {
+  const { newChecksummedKey } = await import('@authlayer/api-key');
+  try {
+    return newChecksummedKey(prefix);
+  } catch (error) {
+    // `the prefix must be ...`: said of the flag that gave it.
+    if (error instanceof TypeError) throw new UsageError(error.message.replace(/^the prefix/, '--prefix'));
+    throw error;
+  }
 }
 
 /** Two lines on stdout, each `label: value`, easy to read and to cut in a script. */

@@ -1,4 +1,3 @@
-import { KEY_PREFIX } from '@authlayer/api-key';
 import { checkRevocationEntry, checkRevocationTtl } from '@authlayer/express';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +12,10 @@ export interface Settings {
   readonly host: string;
   /** `--check`: validate the config and the key material, print the resolved settings, exit. */
   readonly check: boolean;
-  /** `--prefix P` with `--new-key`: a checksummed key `P_<32 base62>_<checksum>`; `null`: a plain one. */
+  /**
+   * `--prefix P` with `--new-key`: a checksummed key `P_<32 base62>_<checksum>`; `null`: a plain one. Its
+   * shape is checked by `newApiKey`, which asks the API key mode's package.
+   */
   readonly newKeyPrefix: string | null;
   /** `--new-key`: print a new random API key and its SHA-256 for `hash_env`, exit. */
   readonly newKey: boolean;
@@ -140,9 +142,6 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
     );
   }
   if (values.prefix !== undefined && values['new-key'] !== true) throw new UsageError('--prefix goes with --new-key');
-  if (values.prefix !== undefined && !KEY_PREFIX.test(values.prefix)) {
-    throw new UsageError('--prefix must be a letter, then letters, digits and _ (at most 32 characters)');
-  }
   const given = values.config ?? (env.SERVICE_CONFIG || undefined);
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535)

@@ -133,6 +133,8 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
     summary: () => summarizeKeys(expected, config.apiKeys),
     securitySchemes: () => securitySchemesOf(header, allowBearer),
     limitsOf: (context) => limits.get(context),
+    // Its userId is a configured client's name (refused: none), so a metric may label by it.
+    clientOf: ({ method, userId }) => (method === handler.method ? (userId ?? '') : undefined),
   };
   return Object.freeze(handler);
 };

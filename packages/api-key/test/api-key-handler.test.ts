@@ -93,6 +93,13 @@ describe('createApiKeyHandler: accepted requests', () => {
     expect(handler.method).toBe('api_key');
     expect(Object.isFrozen(handler)).toBe(true);
   });
+
+  it("names the configured client of its own decisions for metrics (clientOf), '' for a refused key", async () => {
+    const { handler } = await setUp();
+    expect(handler.clientOf?.({ method: 'api_key', userId: 'SERVICE_API_KEY' })).toBe('SERVICE_API_KEY');
+    expect(handler.clientOf?.({ method: 'api_key', userId: null })).toBe('');
+    expect(handler.clientOf?.({ method: 'none', userId: null })).toBeUndefined();
+  });
 });
 
 describe('createApiKeyHandler: refused requests', () => {
@@ -331,6 +338,7 @@ describe('createApiKeyHandler: the expected key stays hidden', () => {
     expect(Object.keys(handler).sort()).toEqual([
       'authenticate',
       'authenticateNow',
+      'clientOf',
       'credentialHeaders',
       'describe',
       'limitsOf',

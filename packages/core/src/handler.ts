@@ -159,6 +159,20 @@ export interface AuthHandler {
    * `rate_limit.requests_per_minute` alone.
    */
   limitsOf?(context: AuthContext): ClientLimits | undefined;
+  /**
+   * Optional: the configured client a decision of this handler's mode names, for a metric label
+   * whose values the config bounds, whatever clients send: API keys answer the key's `name`, and
+   * `''` for a key that matched none. `undefined` (the default): the decision names no configured
+   * client (a token's subject, an anonymous caller, another mode's decision).
+   */
+  clientOf?(decision: ClientDecision): string | undefined;
+}
+
+/** What {@link AuthHandler.clientOf} reads of a decision. */
+export interface ClientDecision {
+  readonly method: AuthMethod;
+  /** The context's `userId`; `null` for a refusal. */
+  readonly userId: string | null;
 }
 
 /** One client's own limits (see `AuthHandler.limitsOf`). */

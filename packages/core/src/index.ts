@@ -23,6 +23,7 @@ export type {
   CreateHandler,
   HandlerDeps,
   HandlerDescription,
+  ClientDecision,
   ClientLimits,
   HandlerObserver,
   HandlerReadiness,

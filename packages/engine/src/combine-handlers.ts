@@ -7,6 +7,7 @@ import {
   RECOGNITIONS,
   type AuthConfig,
   type AuthContext,
+  type ClientDecision,
   type ConstraintMode,
   type SenderConstraintConfig,
   type MaybePromise,
@@ -95,6 +96,8 @@ export async function combineHandlers(
     // The client's limits are said by the mode that made its context.
     limitsOf: (context: AuthContext) =>
       handlers.find((handler) => handler.method === context.method)?.limitsOf?.(context),
+    clientOf: (decision: ClientDecision) =>
+      handlers.find((handler) => handler.method === decision.method)?.clientOf?.(decision),
   });
 }
 

@@ -3,6 +3,7 @@
 // framework.
 export type { AuthDecision, DecisionListener, DecisionOutcome } from './decision.js';
 export { consoleLogger, secretHeaders } from './logger.js';
+export type { SecretHeaderSource } from './logger.js';
 export { openApiSecurity } from './openapi-security.js';
 export type { OpenApiSecurity } from './openapi-security.js';
 export type { ImportModule } from './load-mode.js';

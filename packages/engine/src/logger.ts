@@ -1,4 +1,4 @@
-import { DEFAULTS, type AuthConfig, type Logger } from '@authlayer/core';
+import { DEFAULTS, type AuthConfig, type AuthHandler, type Logger } from '@authlayer/core';
 
 /** The logger used when none is given: one line per message on stderr, prefixed `[authlayer]`. */
 export const consoleLogger: Logger = Object.freeze({
@@ -8,12 +8,36 @@ export const consoleLogger: Logger = Object.freeze({
 });
 
 /**
- * The request headers that no log line may hold, in lower case: `authorization`,
- * `proxy-authorization`, `cookie`, the configured API key header, and the default one
- * (`x-api-key`, which clients send out of habit even when another is configured). For a
- * logger's redaction list wherever a request is logged.
+ * What {@link secretHeaders} reads the credential headers from: a handler (its own
+ * `credentialHeaders`; a combined handler has every mode's), something that holds the serving
+ * handler and config (the middleware: `secretHeaders(auth)`), or a config alone (older callers:
+ * it knows only `auth.api_keys.header`, not the headers of a mode package outside this repo).
  */
-export function secretHeaders(config: AuthConfig): string[] {
-  const headers = ['authorization', 'proxy-authorization', 'cookie', DEFAULTS.apiKeys.header, config.apiKeys.header];
+export type SecretHeaderSource =
+  | Pick<AuthHandler, 'credentialHeaders'>
+  | { readonly handler: Pick<AuthHandler, 'credentialHeaders'>; readonly config?: AuthConfig }
+  | AuthConfig;
+
+// Never logged, whatever the modes: the standard credential headers, and the default API key
+// header, which clients send out of habit even when another one is configured (or none is).
+const ALWAYS = ['authorization', 'proxy-authorization', 'cookie', DEFAULTS.apiKeys.header];
+
+/**
+ * The request headers that no log line may hold, in lower case: `authorization`,
+ * `proxy-authorization`, `cookie`, `x-api-key`, and every header the loaded modes' handlers carry
+ * credentials in (`AuthHandler.credentialHeaders`: the configured API key header, a mode package's
+ * own signature header). For a logger's redaction list wherever a request is logged.
+ *
+ * @example
+ * requestLog(log, () => secretHeaders(auth)); // asked per request: a reload may change the headers
+ */
+export function secretHeaders(...sources: readonly SecretHeaderSource[]): string[] {
+  const headers = [...ALWAYS, ...sources.flatMap(headersOf)];
   return [...new Set(headers.map((name) => name.toLowerCase()))];
+}
+
+function headersOf(source: SecretHeaderSource): readonly string[] {
+  if ('handler' in source) return [...headersOf(source.handler), ...(source.config ? headersOf(source.config) : [])];
+  if ('apiKeys' in source) return [source.apiKeys.header];
+  return source.credentialHeaders ?? [];
 }

@@ -47,6 +47,17 @@ describe('combineHandlers', () => {
     expect(combined.readiness?.()).toEqual({ ready: false, keys: 'unavailable' });
     expect(combined.describe?.()).toEqual({ api_key: { variable: 'SERVICE_API_KEY' }, jwt: {} });
   });
+
+  it('asks the mode of a decision which configured client it names (clientOf), and no other mode', async () => {
+    const ok = () => Promise.resolve(createAuthContext({ method: 'jwt' }));
+    const combined = await combineHandlers(
+      [handler('api_key', ok, { clientOf: ({ userId }) => userId ?? '' }), handler('jwt', ok)],
+      config,
+    );
+    expect(combined.clientOf?.({ method: 'api_key', userId: 'partner' })).toBe('partner');
+    expect(combined.clientOf?.({ method: 'jwt', userId: 'ada' })).toBeUndefined();
+    expect(combined.clientOf?.({ method: 'none', userId: null })).toBeUndefined();
+  });
 });
 
 describe('createHandlerPicker', () => {

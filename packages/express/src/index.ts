@@ -33,4 +33,5 @@ export type {
   RevocationAdmin,
   RevocationState,
   RevokeOptions,
+  SecretHeaderSource,
 } from '@authlayer/engine';
