@@ -67,9 +67,11 @@ export async function checkConfig(
     revocation,
     tls,
     modes,
+    modeSections,
     ...rest
   } = config;
-  const resolved = redactUrls(toSnakeCase(rest)) as { mode: unknown };
+  // A mode package's section as written (its own keys), beside core's sections.
+  const resolved = redactUrls({ ...(toSnakeCase(rest) as object), ...modeSections }) as { mode: unknown };
   resolved.mode = modes.length > 1 ? modes : config.mode;
   const limits =
     rateLimit === null

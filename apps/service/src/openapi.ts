@@ -36,8 +36,8 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
       type: 'object',
       required: ['method', 'userId', 'email', 'name', 'roles', 'permissions', 'scopes', 'tenantId'],
       properties: {
-        // Every mode the config knows, and `none` for the no-auth fallback.
-        method: { type: 'string', enum: [...AUTH_MODES, 'none'] },
+        // Every mode of this repository, the config's mode packages, and `none` for the no-auth fallback.
+        method: { type: 'string', enum: [...new Set([...AUTH_MODES, ...auth.modes]), 'none'] },
         userId: { type: ['string', 'null'] },
         email: { type: ['string', 'null'] },
         name: { type: ['string', 'null'] },
