@@ -1,5 +1,12 @@
-/** How an {@link AuthContext} was produced. `none` means the request was not authenticated. */
-export type AuthMethod = 'api_key' | 'jwt' | 'oauth2' | 'none';
+import type { AuthMode } from './config/defaults.js';
+
+/**
+ * How an {@link AuthContext} was produced: the mode that authenticated it (`api_key`, `jwt`,
+ * `oauth2`, typed; or the name of a mode package outside this repository), or `none` when the
+ * request was not authenticated.
+ * @useDeclaredType
+ */
+export type AuthMethod = AuthMode | 'none';
 
 /**
  * The authenticated identity of a request, as `req.auth` holds it and as `/invoke` returns it.

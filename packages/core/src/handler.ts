@@ -253,6 +253,12 @@ export interface HandlerDeps {
   readonly replayCache?: ReplayCache;
   /** Given by a middleware that reloads: see {@link ReloadCarry}. Default: nothing is kept. */
   readonly carry?: ReloadCarry;
+  /**
+   * For a mode package outside this repository: its `auth` section (`auth.hmac`) as its
+   * `configSchema` returned it (defaults filled in, converted as the schema converts), or as
+   * written when the package exports no schema; `undefined` when the config has none.
+   */
+  readonly section?: unknown;
 }
 
 /**

@@ -91,7 +91,8 @@ export {
   OAUTH2_AUTH_METHODS,
   RSA_ALGORITHMS,
 } from './config/defaults.js';
-export type { AuthMode, DpopAlgorithm, JwtAlgorithm, OAuth2AuthMethod } from './config/defaults.js';
+export type { AuthMode, DpopAlgorithm, JwtAlgorithm, KnownAuthMode, OAuth2AuthMethod } from './config/defaults.js';
+export { isKnownAuthMode } from './config/mode-name.js';
 export { apiKeyVariable } from './config/sections/api-keys.js';
 export { loadConfig, parseYaml } from './config/load-config-file.js';
 export { readSecretFile } from './config/read-secret-file.js';

@@ -15,3 +15,5 @@ export { readSchemeToken } from './bearer-token.js';
 export { configSourceOf } from './config/parse-auth-config.js';
 export { keyFilesOf } from './config/key-files.js';
 export { inSpan, startDecisionSpan, withSpan } from './tracing.js';
+export { defaultSectionKey, isExternalModeName } from './config/mode-name.js';
+export { knownFields, suggestField } from './config/suggest-field.js';

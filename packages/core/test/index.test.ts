@@ -43,6 +43,7 @@ describe('@authlayer/core public API', () => {
       'isConfigError',
       'isFailedGuess',
       'isForbiddenError',
+      'isKnownAuthMode',
       'isParsedAuthConfig',
       'isRequirableName',
       'loadConfig',

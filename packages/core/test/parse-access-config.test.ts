@@ -33,9 +33,31 @@ describe('auth.mode as a list', () => {
   });
 
   it.each([
-    ['an unknown entry', ['api_key', 'saml'], 'auth.mode[1]', 'must be one of: api_key, jwt, oauth2'],
+    [
+      'a near miss of a known mode in a list',
+      ['api_key', 'jtw'],
+      'auth.mode[1]',
+      'must be one of: api_key, jwt, oauth2 (did you mean jwt?)',
+    ],
     ['an empty list', [], 'auth.mode', 'must list at least one mode'],
-    ['an unknown mode', 'saml', 'auth.mode', 'must be one of: api_key, jwt, oauth2'],
+    [
+      'a near miss of a known mode',
+      'oauth',
+      'auth.mode',
+      'must be one of: api_key, jwt, oauth2 (did you mean oauth2?)',
+    ],
+    [
+      'a package name with - for _ of a known mode',
+      'api-key',
+      'auth.mode',
+      'must be one of: api_key, jwt, oauth2 (did you mean api_key?)',
+    ],
+    [
+      'a name no package has',
+      'SAML 2',
+      'auth.mode',
+      "must be one of: api_key, jwt, oauth2, or a mode package's name (lower case: letters, digits, _ and -)",
+    ],
     ['a number', 7, 'auth.mode', 'must be one of: api_key, jwt, oauth2'],
   ])('refuses %s, naming the path', (_name, mode, path, message) => {
     expect(issuesOf({ auth: { mode } })).toEqual([{ path, message }]);
@@ -175,10 +197,16 @@ describe('access', () => {
       /^jwt is not a mode auth.mode lists$/,
     ],
     [
-      'an unknown mode',
+      'a mode package auth.mode does not list',
       { 'GET /a': { roles: ['a'], modes: ['saml'] } },
+      'access.GET /a.modes',
+      /^saml is not a mode auth.mode lists$/,
+    ],
+    [
+      'a near miss of a known mode',
+      { 'GET /a': { roles: ['a'], modes: ['jwr'] } },
       'access.GET /a.modes[0]',
-      /must be one of: api_key, jwt, oauth2/,
+      /^must be one of: api_key, jwt, oauth2 \(did you mean jwt\?\)$/,
     ],
     ['empty modes', { 'GET /a': { roles: ['a'], modes: [] } }, 'access.GET /a.modes', /^must list at least one mode$/],
     [

@@ -318,16 +318,22 @@ const refused: RefusedCase[] = [
   { name: 'auth null', raw: { auth: null }, path: 'auth', message: 'must be a mapping, not null' },
   // mode
   {
-    name: 'unknown mode',
-    raw: { auth: { mode: 'saml' } },
+    name: 'a near miss of a known mode',
+    raw: { auth: { mode: 'jwr' } },
     path: 'auth.mode',
-    message: 'must be one of: api_key, jwt, oauth2',
+    message: 'must be one of: api_key, jwt, oauth2 (did you mean jwt?)',
   },
   {
     name: 'mode in upper case',
     raw: { auth: { mode: 'API_KEY' } },
     path: 'auth.mode',
-    message: 'must be one of: api_key, jwt, oauth2',
+    message: 'must be one of: api_key, jwt, oauth2 (did you mean api_key?)',
+  },
+  {
+    name: 'a mode that is not a package name',
+    raw: { auth: { mode: 'Saml!' } },
+    path: 'auth.mode',
+    message: "must be one of: api_key, jwt, oauth2, or a mode package's name (lower case: letters, digits, _ and -)",
   },
   // header
   { name: 'empty header', raw: apiKeys({ header: '' }), path: 'auth.api_keys.header', message: 'must not be empty' },
@@ -620,10 +626,10 @@ describe('parseAuthConfig: refused configs', () => {
 
   it('reports several issues at once, in order, on one line', () => {
     const error = configErrorOf({
-      auth: { mode: 'saml', api_keys: { header: '', enabled: 1, extra: true }, jwt: { leeway_seconds: 301 } },
+      auth: { mode: 'jwr', api_keys: { header: '', enabled: 1, extra: true }, jwt: { leeway_seconds: 301 } },
     });
     expect(error.issues).toEqual([
-      { path: 'auth.mode', message: 'must be one of: api_key, jwt, oauth2' },
+      { path: 'auth.mode', message: 'must be one of: api_key, jwt, oauth2 (did you mean jwt?)' },
       { path: 'auth.api_keys.header', message: 'must not be empty' },
       { path: 'auth.api_keys.enabled', message: `${BOOL}, not a number` },
       { path: 'auth.api_keys.extra', message: 'unknown field' },

@@ -1,6 +1,11 @@
-/** The contract's AuthContext JSON, every field spelled out here rather than taken from core. */
+import type { AuthMethod } from '@authlayer/core';
+
+/**
+ * The contract's AuthContext JSON, every field spelled out here rather than taken from core (the
+ * method's type is core's: the modes, and any mode package's name).
+ */
 export interface ContextJson {
-  method: 'api_key' | 'jwt' | 'oauth2' | 'none';
+  method: AuthMethod;
   userId: string | null;
   email: string | null;
   name: string | null;

@@ -1,6 +1,7 @@
 import { match, parse, PathError, type Token } from 'path-to-regexp';
 import { z } from 'zod';
-import { AUTH_MODES, type AuthMode } from './defaults.js';
+import type { AuthMode } from './defaults.js';
+import { modeSchema } from './mode-name.js';
 import { suggestField } from './suggest-field.js';
 
 // The `access` section (the app's whole policy: route patterns → who may call them), `auth.fallback`,
@@ -94,7 +95,7 @@ const ruleSchema = z
   .strictObject({
     ...requirementShape,
     any: z.array(anyEntrySchema).min(1, 'must list at least one entry').optional(),
-    modes: z.array(z.enum(AUTH_MODES)).min(1, 'must list at least one mode').optional(),
+    modes: z.array(modeSchema).min(1, 'must list at least one mode').optional(),
     tenant_param: z.string().regex(PARAM, 'must be a route parameter name such as tenant').optional(),
   })
   .refine((rule) => lists(rule) > 0 || [rule.any, rule.modes, rule.tenant_param].some((field) => field !== undefined), {

@@ -55,4 +55,10 @@ export interface AuthConfig {
   readonly revocation: RevocationConfig | null;
   /** Top-level `tls`: HTTPS and client certificates of the reference service; `null` (default): none. */
   readonly tls: TlsConfig | null;
+  /**
+   * The `auth` sections of mode packages outside this repository (`auth.hmac`), as written (YAML
+   * keys), by key; absent when the config has none. Each package checks its own section when the
+   * engine loads it (`configSchema`) and gets it checked as `HandlerDeps.section`.
+   */
+  readonly modeSections?: Readonly<Record<string, unknown>>;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accessIssues, accessSchema, fallbackSchema } from './access-schema.js';
-import { AUTH_MODES, DEFAULTS } from './defaults.js';
+import { DEFAULTS } from './defaults.js';
+import { modeSchema } from './mode-name.js';
 import type { SectionIssue } from './fields.js';
 import { apiKeysIssues, apiKeysSchema } from './sections/api-keys.js';
 import { jwtIssues, jwtSchema, toJwtConfig } from './sections/jwt.js';
@@ -23,9 +24,8 @@ export const configSchema = z
   .strictObject({
     auth: z.strictObject({
       // One mode, or a list of modes on the same routes (the credential picks the mode).
-      mode: z
-        .union([z.enum(AUTH_MODES), z.array(z.enum(AUTH_MODES)).min(1, 'must list at least one mode')])
-        .default(DEFAULTS.mode),
+      // The list first: an empty list is a list that is too short, not a bad mode name.
+      mode: z.union([z.array(modeSchema).min(1, 'must list at least one mode'), modeSchema]).default(DEFAULTS.mode),
       fallback: fallbackSchema,
       api_keys: apiKeysSchema,
       jwt: jwtSchema,

@@ -24,13 +24,23 @@ export const DPOP_ALGORITHMS = [
 /** One of {@link DPOP_ALGORITHMS}. */
 export type DpopAlgorithm = (typeof DPOP_ALGORITHMS)[number];
 
-/** The modes `auth.mode` may name. Each maps to the package `@authlayer/<mode with - for _>`. */
+/**
+ * The modes of this repository, which `auth.mode` names and core types (`auth.api_keys`, `auth.jwt`,
+ * `auth.oauth2`). Each maps to the package `@authlayer/<mode with - for _>`.
+ */
 export const AUTH_MODES = ['api_key', 'jwt', 'oauth2'] as const;
 /**
  * One of {@link AUTH_MODES}.
  * @useDeclaredType
  */
-export type AuthMode = (typeof AUTH_MODES)[number];
+export type KnownAuthMode = (typeof AUTH_MODES)[number];
+/**
+ * A mode `auth.mode` names: one of {@link AUTH_MODES} (typed, so an editor completes them), or the
+ * name of a mode package written outside this repository (`hmac` → `@authlayer/hmac`, or a scoped
+ * package name such as `@acme/authlayer-hmac`; see docs/modes.md, "Writing a mode package").
+ * @useDeclaredType
+ */
+export type AuthMode = KnownAuthMode | (string & {});
 
 /** How `auth.oauth2` authenticates to the introspection endpoint (RFC 6749 §2.3.1). */
 export const OAUTH2_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;

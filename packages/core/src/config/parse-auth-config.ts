@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AuthConfig } from './auth-config.js';
-import type { AuthMode } from './defaults.js';
+import type { AuthMode, KnownAuthMode } from './defaults.js';
+import { isExternalModeName, isKnownAuthMode } from './mode-name.js';
 import { compileRouteKey, toAccessConfig, type AccessValue } from './access-schema.js';
 import { ConfigError, shownInError, type ConfigIssue } from './config-error.js';
 import { configSchema, type RawConfigOutput } from './config-schema.js';
@@ -29,9 +30,28 @@ const PARSED = Symbol.for('authlayer.config');
  * config.apiKeys.header; // 'X-API-Key'
  */
 export function parseAuthConfig(raw: unknown): AuthConfig {
-  const result = configSchema.safeParse(raw, { reportInput: true });
+  const { known, modeSections } = splitModeSections(raw);
+  const result = configSchema.safeParse(known, { reportInput: true });
   if (!result.success) throw new ConfigError(firstPerPath(result.error.issues.flatMap(toConfigIssues)));
-  return toAuthConfig(result.data);
+  return toAuthConfig(result.data, modeSections);
+}
+
+/**
+ * When `auth.mode` names a mode package outside this repository, the `auth` keys core does not
+ * know are that package's section (`auth.hmac`): kept as written, for the package to check when
+ * the engine loads it (an unknown key that no loaded package reads is refused then). Without such
+ * a mode, every `auth` key is core's to check, and an unknown one is refused here.
+ */
+function splitModeSections(raw: unknown): { known: unknown; modeSections: Record<string, unknown> } {
+  const auth = (raw as { auth?: unknown } | null)?.auth;
+  if (typeof auth !== 'object' || auth === null || Array.isArray(auth)) return { known: raw, modeSections: {} };
+  const mode = (auth as { mode?: unknown }).mode;
+  if (![mode].flat().some(isExternalModeName)) return { known: raw, modeSections: {} };
+  const coreKeys = knownFields(configSchema, ['auth']);
+  const entries = Object.entries(auth);
+  const modeSections = Object.fromEntries(entries.filter(([key]) => !coreKeys.includes(key)));
+  const known = { ...(raw as object), auth: Object.fromEntries(entries.filter(([key]) => coreKeys.includes(key))) };
+  return { known, modeSections: structuredClone(modeSections) };
 }
 
 // A side table, not a property: the config is frozen once parsed.
@@ -56,18 +76,21 @@ export function isParsedAuthConfig(value: unknown): value is AuthConfig {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PARSED] === true;
 }
 
-function toAuthConfig({
-  auth,
-  roles,
-  rate_limit: rateLimit,
-  metrics,
-  reload,
-  access,
-  forward_auth: forwardAuth,
-  resource,
-  revocation,
-  tls,
-}: RawConfigOutput): AuthConfig {
+function toAuthConfig(
+  {
+    auth,
+    roles,
+    rate_limit: rateLimit,
+    metrics,
+    reload,
+    access,
+    forward_auth: forwardAuth,
+    resource,
+    revocation,
+    tls,
+  }: RawConfigOutput,
+  modeSections: Readonly<Record<string, unknown>> = {},
+): AuthConfig {
   const modes = [...new Set([auth.mode].flat())];
   const config: AuthConfig = {
     mode: modes[0] as AuthMode,
@@ -85,12 +108,14 @@ function toAuthConfig({
     resource: toResourceConfig(resource),
     revocation: toRevocationConfig(revocation),
     tls: toTlsConfig(tls),
+    // Present only beside a mode package outside this repository: every other config keeps its shape.
+    ...(Object.keys(modeSections).length > 0 ? { modeSections } : {}),
   };
   Object.defineProperty(config, PARSED, { value: true });
   return deepFreeze(config);
 }
 
-const MODE_RULES: Readonly<Record<AuthMode, (config: AuthConfig) => SectionIssue[]>> = {
+const MODE_RULES: Readonly<Record<KnownAuthMode, (config: AuthConfig) => SectionIssue[]>> = {
   api_key: () => [],
   jwt: (config) => jwtIssues(config.jwt, true),
   oauth2: (config) => oauth2Issues(config.oauth2, true),
@@ -104,7 +129,8 @@ const MODE_RULES: Readonly<Record<AuthMode, (config: AuthConfig) => SectionIssue
  * @throws ConfigError naming every broken rule of the mode's section
  */
 export function assertModeConfig(config: AuthConfig, mode: AuthMode): void {
-  const issues = MODE_RULES[mode](config);
+  // A mode package outside this repository checks its own section (its `configSchema`).
+  const issues = isKnownAuthMode(mode) ? MODE_RULES[mode](config) : [];
   if (issues.length > 0)
     throw new ConfigError(issues.map(({ path, message }) => ({ path: formatPath(path), message })));
 }
