@@ -7,12 +7,50 @@ import {
   type CreateHandler,
   type HandlerDeps,
 } from '@authlayer/core';
+import { defaultSectionKey, knownFields, suggestField } from '@authlayer/core/internal';
+import { configSchema } from '@authlayer/core';
 import { combineHandlers } from './combine-handlers.js';
 
-/** The package that implements a mode: `@authlayer/` and the mode with `-` for `_`. */
+/**
+ * The package that implements a mode: `@authlayer/` and the mode with `-` for `_` (`hmac` →
+ * `@authlayer/hmac`); a scoped name (`@acme/authlayer-hmac`) is the package itself.
+ */
 export function modePackageName(mode: AuthMode): string {
-  return `@authlayer/${mode.replaceAll('_', '-')}`;
+  return mode.startsWith('@') ? mode : `@authlayer/${mode.replaceAll('_', '-')}`;
 }
+
+/**
+ * What a mode package exports besides `createHandler`, read by the loader (see docs/modes.md,
+ * "Writing a mode package"). The modes of this repository have their sections in core and export
+ * neither.
+ */
+export interface ModeModule {
+  readonly createHandler: CreateHandler;
+  /** The key of its section under `auth`; default: the mode's name without a scope (`hmac`). */
+  readonly section?: string;
+  /**
+   * Its section's schema, a Standard Schema (zod 3.24+, zod 4, valibot, arktype): given the section as
+   * written (`undefined` when absent), its issues become a ConfigError at `auth.<section>.<path>`,
+   * its value is the handler's `deps.section`.
+   */
+  readonly configSchema?: StandardSchema;
+}
+
+/** The part of a Standard Schema (https://standardschema.dev, v1) the loader uses. */
+export interface StandardSchema {
+  readonly '~standard': {
+    validate(value: unknown): StandardResult | Promise<StandardResult>;
+  };
+}
+
+type StandardResult =
+  | { readonly value: unknown; readonly issues?: undefined }
+  | {
+      readonly issues: readonly {
+        readonly message: string;
+        readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+      }[];
+    };
 
 /** What was loaded: the handler, and whether it is the no-auth fallback for a missing package. */
 export interface LoadedMode {
@@ -48,9 +86,11 @@ export async function loadModeHandler(
   importModule: ImportModule = importByName,
 ): Promise<LoadedMode> {
   const factories = await importFactories(config, deps, importModule);
+  const sections = await checkSections(config, factories);
   const handlers: AuthHandler[] = [];
-  for (const createHandler of factories) {
-    const handler = await createHandler(config, deps);
+  for (const [index, { createHandler }] of factories.entries()) {
+    const section = sections[index];
+    const handler = await createHandler(config, section === NO_SECTION ? deps : { ...deps, section });
     if (handler.method !== 'none') handlers.push(handler);
   }
   if (handlers.length === 0)
@@ -64,12 +104,12 @@ async function importFactories(
   config: AuthConfig,
   deps: HandlerDeps,
   importModule: ImportModule,
-): Promise<CreateHandler[]> {
-  const factories: CreateHandler[] = [];
+): Promise<LoadedModule[]> {
+  const factories: LoadedModule[] = [];
   const missing: AuthMode[] = [];
   for (const mode of config.modes) {
     const factory = await importFactory(mode, importModule);
-    if (factory !== undefined) factories.push(factory);
+    if (factory !== undefined) factories.push({ ...factory, mode });
     else missing.push(mode);
   }
   if (missing.length === 0) return factories;
@@ -101,8 +141,67 @@ function leftOutWarning(missing: AuthMode[], names: string[]): string {
   );
 }
 
-/** The package's `createHandler`, or undefined when the package itself is not installed. */
-async function importFactory(mode: AuthMode, importModule: ImportModule): Promise<CreateHandler | undefined> {
+/** A mode's package as imported, with the mode `auth.mode` named it by. */
+interface LoadedModule extends ModeModule {
+  readonly mode: AuthMode;
+}
+
+const NO_SECTION = Symbol('no section');
+
+/**
+ * Each loaded package's section, checked by its own `configSchema` (in the order of `factories`;
+ * {@link NO_SECTION} for a mode whose section is core's). A key of `config.modeSections` that no
+ * listed mode reads is refused as an unknown field; a missing package's key (its default) is left
+ * alone, as its package would read it.
+ *
+ * @throws ConfigError naming every issue, at `auth.<section>.<path>`
+ */
+async function checkSections(config: AuthConfig, modules: readonly LoadedModule[]): Promise<unknown[]> {
+  const raw = config.modeSections ?? {};
+  const issues: { path: string; message: string }[] = [];
+  const claimed = new Set(
+    config.modes.filter((mode) => !modules.some((module) => module.mode === mode)).map(defaultSectionKey),
+  );
+  const sections: unknown[] = [];
+  for (const module of modules) {
+    const key = module.section ?? defaultSectionKey(module.mode);
+    claimed.add(key);
+    if (module.configSchema === undefined) {
+      sections.push(key in raw ? raw[key] : NO_SECTION);
+      continue;
+    }
+    const result = await module.configSchema['~standard'].validate(raw[key]);
+    if (result.issues === undefined) sections.push(result.value);
+    else {
+      sections.push(NO_SECTION);
+      for (const issue of result.issues)
+        issues.push({ path: sectionPath(key, issue.path ?? []), message: issue.message });
+    }
+  }
+  const known = knownFields(configSchema, ['auth']);
+  for (const key of Object.keys(raw).filter((key) => !claimed.has(key))) {
+    const suggestion = suggestField(key, [...known, ...claimed]);
+    issues.push({
+      path: `auth.${key}`,
+      message: suggestion === undefined ? 'unknown field' : `unknown field (did you mean ${suggestion}?)`,
+    });
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return sections;
+}
+
+/** `auth.hmac.keys[0].secret_env`, as core writes a config path. */
+function sectionPath(key: string, path: readonly (PropertyKey | { readonly key: PropertyKey })[]): string {
+  let out = `auth.${key}`;
+  for (const part of path) {
+    const name = typeof part === 'object' ? part.key : part;
+    out += typeof name === 'number' ? `[${name}]` : `.${String(name)}`;
+  }
+  return out;
+}
+
+/** The package's exports, or undefined when the package itself is not installed. */
+async function importFactory(mode: AuthMode, importModule: ImportModule): Promise<ModeModule | undefined> {
   const name = modePackageName(mode);
   let loaded: unknown;
   try {
@@ -111,9 +210,18 @@ async function importFactory(mode: AuthMode, importModule: ImportModule): Promis
     if (isPackageMissing(error, name)) return undefined;
     throw new Error(`cannot load ${name}: ${describe(error)}`, { cause: error });
   }
-  const createHandler = (loaded as { createHandler?: unknown } | null)?.createHandler;
-  if (typeof createHandler !== 'function') throw new Error(`${name} does not export a createHandler function`);
-  return createHandler as CreateHandler;
+  const module = (loaded ?? {}) as { createHandler?: unknown; section?: unknown; configSchema?: unknown };
+  if (typeof module.createHandler !== 'function') throw new Error(`${name} does not export a createHandler function`);
+  if (module.section !== undefined && (typeof module.section !== 'string' || module.section === ''))
+    throw new Error(`${name} exports a section that is not a key name`);
+  const schema = module.configSchema as Partial<StandardSchema> | undefined;
+  if (schema !== undefined && typeof schema?.['~standard']?.validate !== 'function')
+    throw new Error(`${name} exports a configSchema that is not a Standard Schema (zod, valibot, arktype)`);
+  return {
+    createHandler: module.createHandler as CreateHandler,
+    ...(module.section === undefined ? {} : { section: module.section as string }),
+    ...(schema === undefined ? {} : { configSchema: schema as StandardSchema }),
+  };
 }
 
 /** Node says `Cannot find package 'NAME' imported from ...` when NAME itself is missing. */
