@@ -38,12 +38,15 @@ export function stopOnSignals(
 ) {
   const inFlight = new Set<ServerResponse>();
   let stopping = false;
-  server.on('request', (_req, res: ServerResponse) => {
+  const track = (_req: unknown, res: ServerResponse) => {
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
     // After the signal, a request on a kept-alive connection is answered, then the connection ends.
     if (stopping) res.setHeader('Connection', 'close');
-  });
+  };
+  server.on('request', track);
+  // A request with `Expect: 100-continue` comes as checkContinue instead (continueAfterAuthentication).
+  server.on('checkContinue', track);
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;

@@ -102,14 +102,14 @@ describe('three clients over real HTTP', () => {
     expect(await invoke({ Authorization: `Bearer ${key}` })).toMatchObject({ status: 200, body: { query: 'q', auth } });
   });
 
-  it('with allow_bearer false, takes the header only', async () => {
+  it('with allow_bearer false, takes the header only: the key as Bearer is refused as not valid', async () => {
     expect(await strict({ 'X-API-Key': KEYS.reports })).toMatchObject({
       status: 200,
       body: { auth: { userId: 'reports' } },
     });
     expect(await strict({ Authorization: `Bearer ${KEYS.reports}` })).toEqual({
       status: 401,
-      body: { error: 'unauthorized', message: 'no credentials were sent' },
+      body: { error: 'unauthorized', message: 'the credentials are not valid' },
       challenge: 'ApiKey realm="authlayer", header="X-API-Key"',
     });
   });

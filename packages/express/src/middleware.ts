@@ -1,40 +1,32 @@
-import {
-  ConfigError,
-  isParsedAuthConfig,
-  loadConfig,
-  parseAuthConfig,
-  type AuthConfig,
-  type AuthContext,
-  type AuthMethod,
-  type AuthHandler,
-  type AuthMode,
-  type HandlerDeps,
-  type HandlerDescription,
-  type HandlerObserver,
-  type HandlerReadiness,
-  type Logger,
-  type ReplayCache,
-  type RevocationCheck,
+import type {
+  AuthConfig,
+  AuthContext,
+  AuthHandler,
+  AuthMethod,
+  AuthMode,
+  HandlerDescription,
+  HandlerDeps,
+  HandlerObserver,
+  RevocationCheck,
+  Logger,
 } from '@authlayer/core';
-import { configSourceOf, keyFilesOf } from '@authlayer/core/internal';
-import type { NextFunction, Request, Response } from 'express';
-import type { DecisionListener } from '@authlayer/engine/internal';
-import { buildGeneration, type Generation } from './generation.js';
-import type { ImportModule, LoadedMode } from '@authlayer/engine/internal';
-import { loadRateLimits } from '@authlayer/engine/internal';
-import { consoleLogger } from '@authlayer/engine/internal';
-import { createCarryPool } from '@authlayer/engine/internal';
-import { reloadFailure, type ReloadEvent, type ReloadState } from '@authlayer/engine/internal';
-import { watchFiles, type FileWatch } from '@authlayer/engine/internal';
-import type { Revocation, RevokeOptions } from '@authlayer/engine/internal';
 import {
-  createRevocationFlow,
-  readinessWith,
-  revocationApi,
+  createEngine,
   type AuthReadiness,
-  type RevocationFlow,
+  type DecisionListener,
+  type Flow,
+  type Generation,
+  type ImportModule,
+  type ReloadEvent,
+  type ReloadState,
+  type Revocation,
+  type RevokeOptions,
 } from '@authlayer/engine/internal';
-import { createStoreConnector } from '@authlayer/engine/internal';
+import type { NextFunction, Request, Response } from 'express';
+import { runAccess } from './access/access-middleware.js';
+import { createGuardedApps } from './access/guarded-apps.js';
+import { unmatchedKeys } from './access/unmatched-rules.js';
+import { runFlow } from './run.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -196,9 +188,6 @@ export interface AuthMiddleware extends RouteMiddleware {
   close(): Promise<void>;
 }
 
-const ALWAYS_READY: HandlerReadiness = Object.freeze({ ready: true });
-const NOTHING: HandlerDescription = Object.freeze({});
-
 /**
  * Creates the authentication middleware for a config: loads the package of each mode `auth.mode`
  * names, checks the key material, and fails fast. The middleware reads headers only, never the
@@ -207,6 +196,8 @@ const NOTHING: HandlerDescription = Object.freeze({});
  * CORS handler answers it. `auth.optional` lets requests without credentials through anonymously.
  * `auth.reload()` replaces the config without a restart; with `reload.watch: true` in a config
  * read by `loadConfig`, a change of the file or of a key file it names reloads by itself.
+ *
+ * Every decision is `@authlayer/engine`'s; this is the Express glue around it.
  *
  * @param config - a config from `loadConfig`/`parseAuthConfig`, or the same shape as a plain object
  * @throws ConfigError on a bad config or missing key material (or a missing mode package with
@@ -221,219 +212,61 @@ export async function createAuthMiddleware(
   config: AuthConfig | object,
   options: AuthMiddlewareOptions = {},
 ): Promise<AuthMiddleware> {
-  if (options.isRevoked !== undefined && typeof options.isRevoked !== 'function') {
-    throw new TypeError('createAuthMiddleware: options.isRevoked must be a function');
-  }
-  const logger = options.logger ?? consoleLogger;
-  const now = options.now ?? Date.now;
-  let pool = createCarryPool();
-  const stores = createStoreConnector(logger);
-  // DPoP proofs' jti are shared through revocation.store's Redis (SET NX PX), so a proof replayed
-  // to another replica is refused too; the store is the first config's, connected before any request.
-  const replayCache: ReplayCache = {
-    firstSeen: (key, ttlMs) =>
-      revocation === null ? Promise.reject(new Error('not connected')) : revocation.store.firstSeen(key, ttlMs),
-  };
-  const deps = (): HandlerDeps => {
-    const { carry } = pool;
-    return {
-      env: options.env ?? process.env,
-      logger,
-      now,
-      ...(options.observe === undefined ? {} : { observe: options.observe }),
-      ...(options.isRevoked === undefined ? {} : { isRevoked: options.isRevoked }),
-      // One connection per store URL, kept across reloads (a handler connects at creation).
-      connectStore: (url, path) => carry.keep(`shared-store:${url}`, () => stores.connectStore(url, path)),
-      carry,
-      ...((first ?? given).revocation === null ? {} : { replayCache }),
-    };
-  };
-  const prepare = (raw: AuthConfig | object): AuthConfig => {
-    const parsed = isParsedAuthConfig(raw) ? raw : parseAuthConfig(raw);
-    return options.prepare === undefined ? parsed : options.prepare(parsed);
-  };
-  let limits: Awaited<ReturnType<typeof loadRateLimits>> | null = null;
-  let revocation: RevocationFlow | null = null;
-  let first: AuthConfig | null = null;
-  const shared = (handlerDeps: HandlerDeps) => ({
-    deps: handlerDeps,
-    importModule: options.importModule,
-    onDecision: options.onDecision,
-    passPreflight: options.passPreflight === true,
-    limits: async (next: AuthConfig) => {
-      // The first config's rate limits serve every generation: their store is a connection.
-      if (first === null) {
-        first = next;
-        limits = next.rateLimit === null ? null : await loadRateLimits(next.rateLimit, logger, now);
-      } else if (JSON.stringify(next.rateLimit) !== JSON.stringify(first.rateLimit)) {
-        logger.warn('config reload: rate_limit changed; it is kept as it was at start until a restart');
-      }
-      return limits;
-    },
-    // The first config's revocation store follows the list for every generation (a connection);
-    // the refusals are each generation's own (its modes' challenges). Asked after `limits`.
-    revocation: async (next: AuthConfig, handlers: LoadedMode['handlers']) => {
-      const initial = first!;
-      if (next !== initial && JSON.stringify(next.revocation) !== JSON.stringify(initial.revocation))
-        logger.warn('config reload: revocation changed; it is kept as it was at start until a restart');
-      if (initial.revocation === null) return null;
-      const flow = await createRevocationFlow(initial.revocation, handlers, logger, now, revocation?.store);
-      revocation ??= flow;
-      return flow;
+  const guardedApps = createGuardedApps();
+  const { checkReload, ...engineOptions } = options;
+  const engine = await createEngine(config, {
+    ...engineOptions,
+    checkReload: (next) => {
+      guardedApps.check(next);
+      checkReload?.({ config: next.config, unmatchedRules: (app) => unmatchedKeys(next.table.entries, app) });
     },
   });
-  const given = prepare(config);
-  let source = configSourceOf(given);
-  let current: Generation = await buildGeneration(given, shared(deps()));
-  let state: ReloadState = { generation: 1, loadedAt: new Date(now()).toISOString(), lastReloadError: null };
-  let watch: FileWatch | null = null;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  const swap = async (input: AuthConfig | object | undefined): Promise<ReloadState> => {
-    const previous = pool;
-    try {
-      const next = input === undefined ? await loadConfig(sourceOrThrow(source)) : input;
-      const prepared = prepare(next);
-      pool = createCarryPool(previous);
-      const built = await buildGeneration(prepared, shared(deps()));
-      guardedApps.check(built);
-      options.checkReload?.({ config: built.config, unmatchedRules: built.unmatchedRules });
-      current = built;
-      pool.commit();
-      source = configSourceOf(prepared) ?? source;
-      state = { generation: state.generation + 1, loadedAt: new Date(now()).toISOString(), lastReloadError: null };
-      logger.info(`config reloaded: generation ${state.generation} serves`);
-      options.onReload?.({ result: 'ok', generation: state.generation });
-      return state;
-    } catch (error) {
-      if (pool !== previous) pool.abort();
-      pool = previous;
-      const line = reloadFailure(error, state.generation);
-      state = { ...state, lastReloadError: line };
-      logger.error(line);
-      options.onReload?.({ result: 'failed', generation: state.generation, error: line });
-      throw error;
-    } finally {
-      rewatch();
-    }
-  };
-  const reload = (input?: AuthConfig | object): Promise<ReloadState> => {
-    const run = queue.then(() => swap(input));
-    queue = run.catch(() => undefined);
-    return run;
-  };
-  const rewatch = () => {
-    watch?.close();
-    watch = null;
-    if (!current.config.reload.watch || source === null) return;
-    // A failed reload from a watch was logged and counted already.
-    watch = watchFiles([source, ...keyFilesOf(current.config)], () => void reload().catch(() => undefined));
-  };
-  rewatch();
-
-  const guardedApps = createGuardedApps();
-  const route = (pick: (generation: Generation) => Generation['auth']): RouteMiddleware =>
-    // The generation is read once, when the request arrives: it keeps it to the end.
-    ((req: Request, res: Response, next: NextFunction) => pick(current)(req, res, next)) as RouteMiddleware;
+  // The generation is read once, when the request arrives: it keeps it to the end.
+  const route = (pick: (generation: Generation) => Flow): RouteMiddleware =>
+    ((req: Request, res: Response, next: NextFunction) =>
+      runFlow(pick(engine.current()), req, res, next)) as RouteMiddleware;
   const middleware = route((generation) => generation.auth);
-  return Object.defineProperties(middleware, {
-    config: { get: () => current.config, enumerable: true },
-    mode: { get: () => current.config.mode, enumerable: true },
-    modes: { get: () => current.config.modes, enumerable: true },
-    method: { get: () => current.loaded.handler.method, enumerable: true },
-    handler: { get: () => current.loaded.handler, enumerable: true },
-    methods: { get: () => current.loaded.methods, enumerable: true },
+  const current = engine.current;
+  const members: { [K in keyof Omit<AuthMiddleware, keyof RouteMiddleware>]: PropertyDescriptor } = {
+    config: { get: () => current().config, enumerable: true },
+    mode: { get: () => current().config.mode, enumerable: true },
+    modes: { get: () => current().config.modes, enumerable: true },
+    method: { get: () => current().loaded.handler.method, enumerable: true },
+    handler: { get: () => current().loaded.handler, enumerable: true },
+    methods: { get: () => current().loaded.methods, enumerable: true },
     optional: { value: route((generation) => generation.optional), enumerable: true },
     access: {
       value: ((req: Request, res: Response, next: NextFunction) => {
         guardedApps.seen(req);
-        current.access(req, res, next);
+        runAccess(current(), req.method, req, res, next);
       }) as RouteMiddleware,
       enumerable: true,
     },
     accessAs: {
       value: (method: string, req: Request, res: Response, next: NextFunction) =>
-        current.accessAs(method, req, res, next),
+        runAccess(current(), method, req, res, next),
       enumerable: true,
     },
     unmatchedRules: {
       value: (app: unknown) => {
         guardedApps.add(app);
-        return current.unmatchedRules(app);
+        return unmatchedKeys(current().table.entries, app);
       },
       enumerable: true,
     },
-    resourceMetadata: { value: () => current.resourceMetadata(), enumerable: true },
+    resourceMetadata: { value: () => current().resourceMetadata(), enumerable: true },
     accessFor: {
-      value: (method: string, path: string): RouteAccess => current.accessFor(method, path),
+      value: (method: string, path: string): RouteAccess => current().accessFor(method, path),
       enumerable: true,
     },
-    describe: { value: () => current.loaded.handler.describe?.() ?? NOTHING, enumerable: true },
-    readiness: {
-      value: () => readinessWith(current.loaded.handler.readiness?.() ?? ALWAYS_READY, revocation),
-      enumerable: true,
-    },
-    ...Object.fromEntries(
-      Object.entries(revocationApi(revocation)).map(([name, value]) => [name, { value, enumerable: true }]),
-    ),
-    reload: { value: reload, enumerable: true },
-    reloadState: { value: () => state, enumerable: true },
-    close: {
-      value: async () => {
-        watch?.close();
-        pool.close();
-        (limits as { close(): void } | null)?.close();
-        (revocation as RevocationFlow | null)?.store.close();
-        stores.close();
-      },
-      enumerable: true,
-    },
-  }) as unknown as AuthMiddleware;
-}
-
-/**
- * The apps `auth.access` guards: the app of the requests it has seen (when it is mounted at the
- * app's root, where the table's keys and the app's routes are the same paths) and each one given
- * to `unmatchedRules(app)`. A reload whose table has a key that matches no route of any of them is
- * refused like a broken config: a typo loaded by SIGHUP would otherwise fall to `access.default`
- * and open the route it meant to close. With `forward_auth` the table describes the application
- * behind the proxy, not this one, and is not checked.
- */
-function createGuardedApps() {
-  const apps = new Set<object>();
-  let last: unknown = null;
-  const add = (app: unknown) => {
-    if (typeof app === 'object' || typeof app === 'function') apps.add(app as object);
+    describe: { value: engine.describe, enumerable: true },
+    readiness: { value: engine.readiness, enumerable: true },
+    revoke: { value: engine.revoke, enumerable: true },
+    unrevoke: { value: engine.unrevoke, enumerable: true },
+    revocations: { value: engine.revocations, enumerable: true },
+    reload: { value: engine.reload, enumerable: true },
+    reloadState: { value: engine.reloadState, enumerable: true },
+    close: { value: engine.close, enumerable: true },
   };
-  return {
-    add,
-    seen(req: Request) {
-      // One comparison per request; the set grows only with another app (a handful at most).
-      if (req.app === last || req.baseUrl !== '') return;
-      last = req.app;
-      add(req.app);
-    },
-    check(next: Pick<Generation, 'config' | 'unmatchedRules'>) {
-      if (apps.size === 0 || next.config.forwardAuth.enabled) return;
-      let unmatched: string[] | null = null;
-      for (const app of apps) {
-        const keys = next.unmatchedRules(app);
-        unmatched = unmatched === null ? keys : unmatched.filter((key) => keys.includes(key));
-      }
-      if (unmatched === null || unmatched.length === 0) return;
-      throw new ConfigError(
-        unmatched.map((key) => ({
-          path: `access.${key}`,
-          message: `the app has no route that ${key} matches (a typo? it would guard nothing)`,
-        })),
-      );
-    },
-  };
-}
-
-/** The file `auth.reload()` reads again: only a config read by `loadConfig` has one. */
-function sourceOrThrow(source: string | null): string {
-  if (source === null)
-    throw new TypeError('auth.reload() needs a config: the serving one was not read from a file by loadConfig');
-  return source;
+  return Object.defineProperties(middleware, members) as unknown as AuthMiddleware;
 }

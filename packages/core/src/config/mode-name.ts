@@ -43,7 +43,11 @@ export function defaultSectionKey(mode: string): string {
   return mode.slice(mode.lastIndexOf('/') + 1);
 }
 
-/** One entry of `auth.mode` (or of a rule's `modes`): see {@link modeNameIssue}. */
-export const modeSchema = z.custom<AuthMode>((mode) => modeNameIssue(mode) === undefined, {
-  error: (issue) => modeNameIssue(issue.input),
-});
+/**
+ * One entry of `auth.mode` (or of a rule's `modes`): see {@link modeNameIssue}. Built on `unknown`
+ * (a custom type has no JSON Schema); editors are shown a string whose examples are the known modes.
+ */
+export const modeSchema = z
+  .unknown()
+  .refine((mode) => modeNameIssue(mode) === undefined, { error: (issue) => modeNameIssue(issue.input) })
+  .meta({ type: 'string', examples: [...AUTH_MODES] }) as unknown as z.ZodType<AuthMode, AuthMode>;

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 
 /**
@@ -17,8 +16,14 @@ import { isIP } from 'node:net';
  * @example
  * clientAddress(req, 1); // XFF "203.0.113.9, 198.51.100.7" from the proxy → "198.51.100.7"
  */
-export function clientAddress(req: IncomingMessage, trustProxy: boolean | number): string {
-  const peer = normaliseAddress(req.socket.remoteAddress ?? '') ?? 'unknown';
+export function clientAddress(
+  req: {
+    readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+    readonly socket?: { readonly remoteAddress?: string };
+  },
+  trustProxy: boolean | number,
+): string {
+  const peer = normaliseAddress(req.socket?.remoteAddress ?? '') ?? 'unknown';
   const hops = trustProxy === true ? 1 : trustProxy === false ? 0 : trustProxy;
   if (hops < 1) return peer;
   const header = req.headers['x-forwarded-for'];

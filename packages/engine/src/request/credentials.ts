@@ -1,11 +1,10 @@
-import type { AuthHandler } from '@authlayer/core';
-import type { Request } from 'express';
+import type { AuthHandler, AuthRequest } from '@authlayer/core';
 
 /**
  * A CORS preflight (Fetch standard): `OPTIONS` with `Origin` and `Access-Control-Request-Method`.
  * Browsers never attach credentials to it, so authentication lets it pass to the app's CORS handler.
  */
-export function isPreflight(req: Request): boolean {
+export function isPreflight(req: Pick<AuthRequest, 'method' | 'headers'>): boolean {
   return (
     req.method === 'OPTIONS' &&
     typeof req.headers.origin === 'string' &&
@@ -23,6 +22,6 @@ export function credentialHeaders(handler: Pick<AuthHandler, 'credentialHeaders'
 }
 
 /** True when the request carries any of `names` (own header properties only, any value). */
-export function carriesCredentials(req: Request, names: readonly string[]): boolean {
+export function carriesCredentials(req: Pick<AuthRequest, 'headers'>, names: readonly string[]): boolean {
   return names.some((name) => Object.hasOwn(req.headers, name) && req.headers[name] !== undefined);
 }

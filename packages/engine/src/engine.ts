@@ -1,0 +1,198 @@
+import {
+  isParsedAuthConfig,
+  loadConfig,
+  parseAuthConfig,
+  type AuthConfig,
+  type HandlerDeps,
+  type HandlerDescription,
+  type HandlerObserver,
+  type HandlerReadiness,
+  type Logger,
+  type RevocationCheck,
+} from '@authlayer/core';
+import { configSourceOf, keyFilesOf } from '@authlayer/core/internal';
+import { Connections } from './connections.js';
+import type { DecisionListener } from './decision.js';
+import { buildGeneration, type Generation } from './generation.js';
+import type { ImportModule } from './load-mode.js';
+import { consoleLogger } from './logger.js';
+import { reloadFailure, type ReloadEvent, type ReloadState } from './reload/reload-state.js';
+import { watchFiles, type FileWatch } from './reload/watch-files.js';
+import type { Revocation, RevokeOptions } from './revocation/revocation-entry.js';
+import { readinessWith, revocationApi, type AuthReadiness } from './revocation/revocation-flow.js';
+
+/** Options of {@link createEngine}; every one has a default. */
+export interface EngineOptions {
+  /** Where key material is read from. Default `process.env`. */
+  readonly env?: HandlerDeps['env'];
+  /** Default: one line per message on stderr. */
+  readonly logger?: Logger;
+  /** The clock, in milliseconds. Default `Date.now`. */
+  readonly now?: () => number;
+  /** How a mode package is imported. Default: a dynamic `import()` by package name. */
+  readonly importModule?: ImportModule;
+  /** Counters the handler moves (key fetches, token cache), for metrics. Default: none. */
+  readonly observe?: HandlerObserver;
+  /** Let a CORS preflight through `auth` and `optional` unauthenticated. Default `false`. */
+  readonly passPreflight?: boolean;
+  /** Called once per decision (audit line, metrics). */
+  readonly onDecision?: DecisionListener;
+  /** Asked on every authenticated request: `true` refuses it with 401 `token_revoked`. */
+  readonly isRevoked?: RevocationCheck;
+  /** Applied to every config before it serves, the first and each reloaded one. */
+  readonly prepare?: (config: AuthConfig) => AuthConfig;
+  /** Asked before a reloaded generation serves; throwing refuses the reload. */
+  readonly checkReload?: (next: Generation) => void;
+  /** Told of every reload, successful or failed. */
+  readonly onReload?: (event: ReloadEvent) => void;
+}
+
+/** The engine: the generation serving now, and what changes it or reads its state. */
+export interface Engine {
+  /** The generation that serves now: read once when a request arrives, which keeps it to the end. */
+  current(): Generation;
+  /** Replaces the config (or reads its file again); see `AuthMiddleware.reload`. Reloads run one at a time. */
+  reload(config?: AuthConfig | object): Promise<ReloadState>;
+  reloadState(): ReloadState;
+  /** What the active handler says about itself (for `--check`); never a secret. */
+  describe(): HandlerDescription;
+  /** Whether the active handler can verify now, and the revocation list's state. */
+  readiness(): AuthReadiness;
+  revoke(entry: string, options?: RevokeOptions): Promise<Revocation>;
+  unrevoke(entry: string): Promise<boolean>;
+  revocations(): Promise<Revocation[]>;
+  /** Releases the Redis connections and file watches. */
+  close(): Promise<void>;
+}
+
+const ALWAYS_READY: HandlerReadiness = Object.freeze({ ready: true });
+const NOTHING: HandlerDescription = Object.freeze({});
+
+/**
+ * Loads the mode packages of a config and builds its first generation; fails fast (ConfigError)
+ * on a bad config or missing key material, as `createAuthMiddleware` documents.
+ */
+export async function createEngine(config: AuthConfig | object, options: EngineOptions = {}): Promise<Engine> {
+  if (options.isRevoked !== undefined && typeof options.isRevoked !== 'function') {
+    throw new TypeError('createAuthMiddleware: options.isRevoked must be a function');
+  }
+  const logger = options.logger ?? consoleLogger;
+  const now = options.now ?? Date.now;
+  const connections = new Connections(
+    {
+      env: options.env ?? process.env,
+      logger,
+      now,
+      ...(options.observe === undefined ? {} : { observe: options.observe }),
+      ...(options.isRevoked === undefined ? {} : { isRevoked: options.isRevoked }),
+    },
+    logger,
+    now,
+  );
+  const prepare = (raw: AuthConfig | object): AuthConfig => {
+    const parsed = isParsedAuthConfig(raw) ? raw : parseAuthConfig(raw);
+    return options.prepare === undefined ? parsed : options.prepare(parsed);
+  };
+  const build = (next: AuthConfig) =>
+    buildGeneration(next, {
+      deps: connections.handlerDeps(next),
+      importModule: options.importModule,
+      onDecision: options.onDecision,
+      passPreflight: options.passPreflight === true,
+      limits: (config) => connections.limitsFor(config),
+      revocation: (config, handlers) => connections.revocationFor(config, handlers),
+    });
+  const given = prepare(config);
+  const first = await build(given);
+  const swap = createSwap(first, configSourceOf(given), { connections, prepare, build, logger, now, options });
+  const revocation = revocationApi(connections.revocationFlow);
+  return {
+    current: swap.current,
+    reload: swap.reload,
+    reloadState: swap.state,
+    describe: () => swap.current().loaded.handler.describe?.() ?? NOTHING,
+    readiness: () =>
+      readinessWith(swap.current().loaded.handler.readiness?.() ?? ALWAYS_READY, connections.revocationFlow),
+    ...revocation,
+    close: async () => {
+      swap.close();
+      connections.close();
+    },
+  };
+}
+
+interface SwapDeps {
+  readonly connections: Connections;
+  readonly prepare: (raw: AuthConfig | object) => AuthConfig;
+  readonly build: (config: AuthConfig) => Promise<Generation>;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly options: EngineOptions;
+}
+
+/**
+ * The generation swap: a reload builds the next generation whole (its mode packages, key material,
+ * checks) beside the serving one, then replaces it at once, or changes nothing and rejects. One
+ * reload at a time; with `reload.watch`, the config file and its key files reload by themselves.
+ */
+function createSwap(first: Generation, firstSource: string | null, deps: SwapDeps) {
+  const { connections, logger, now, options } = deps;
+  let current = first;
+  let source = firstSource;
+  let state: ReloadState = { generation: 1, loadedAt: new Date(now()).toISOString(), lastReloadError: null };
+  let watch: FileWatch | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const swap = async (input: AuthConfig | object | undefined): Promise<ReloadState> => {
+    let pool: { end(committed: boolean): void } | null = null;
+    try {
+      const next = input === undefined ? await loadConfig(sourceOrThrow(source)) : input;
+      const prepared = deps.prepare(next);
+      pool = connections.begin();
+      const built = await deps.build(prepared);
+      options.checkReload?.(built);
+      current = built;
+      pool.end(true);
+      source = configSourceOf(prepared) ?? source;
+      state = { generation: state.generation + 1, loadedAt: new Date(now()).toISOString(), lastReloadError: null };
+      logger.info(`config reloaded: generation ${state.generation} serves`);
+      options.onReload?.({ result: 'ok', generation: state.generation });
+      return state;
+    } catch (error) {
+      pool?.end(false);
+      const line = reloadFailure(error, state.generation);
+      state = { ...state, lastReloadError: line };
+      logger.error(line);
+      options.onReload?.({ result: 'failed', generation: state.generation, error: line });
+      throw error;
+    } finally {
+      rewatch();
+    }
+  };
+  const reload = (input?: AuthConfig | object): Promise<ReloadState> => {
+    const run = queue.then(() => swap(input));
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  function rewatch(): void {
+    watch?.close();
+    watch = null;
+    if (!current.config.reload.watch || source === null) return;
+    // A failed reload from a watch was logged and counted already.
+    watch = watchFiles([source, ...keyFilesOf(current.config)], () => void reload().catch(() => undefined));
+  }
+  rewatch();
+  return {
+    current: () => current,
+    reload,
+    state: () => state,
+    close: () => watch?.close(),
+  };
+}
+
+/** The file `reload()` reads again: only a config read by `loadConfig` has one. */
+function sourceOrThrow(source: string | null): string {
+  if (source === null)
+    throw new TypeError('auth.reload() needs a config: the serving one was not read from a file by loadConfig');
+  return source;
+}

@@ -1,0 +1,259 @@
+import {
+  AuthError,
+  createAuthContext,
+  isAuthError,
+  isFailedGuess,
+  type AuthContext,
+  type AuthMethod,
+  type AuthRequest,
+  type ClientLimits,
+  type Logger,
+  type MaybePromise,
+  type PeerSocket,
+} from '@authlayer/core';
+import { isPromiseLike, startDecisionSpan, withResourceMetadata, withSpan } from '@authlayer/core/internal';
+import { authorizeByPlan, type Refusal } from '../access/access-plan.js';
+import { modeTriedFor } from '../combine-handlers.js';
+import type { DecisionListener } from '../decision.js';
+import { clientAddress } from '../rate-limit/client-address.js';
+import { rateLimitHeaders } from '../rate-limit/headers.js';
+import type { RateLimits } from '../rate-limit/rate-limits.js';
+import { INTERNAL_ANSWER, refusalAnswer, tooManyAnswer, type Answer } from './answer.js';
+import { carriesCredentials, isPreflight } from './credentials.js';
+import { decisionOf, type RequestScope } from './scope.js';
+
+/**
+ * A request as the engine takes it: what a handler reads (headers, method, URL, the TLS socket),
+ * and the connection's peer for the failed-auth limit. Node's `IncomingMessage` (and so Express's
+ * and Fastify's raw request) is one as it is.
+ */
+export interface EngineRequest extends AuthRequest {
+  readonly method: string;
+  readonly socket?: PeerSocket;
+}
+
+/** How one kind of route authenticates: built once per generation, the same for every request. */
+export interface Flow {
+  /** The active handler's method, for decisions that have no identity. */
+  readonly method: AuthMethod;
+  /** The handler's `authenticateNow` (or `authenticate`): an AuthContext now, or a Promise. */
+  readonly authenticate: (request: AuthRequest) => MaybePromise<AuthContext>;
+  readonly logger: Logger;
+  readonly limits: RateLimits | null;
+  /** `rate_limit.trust_proxy`: `false`, `true` (one proxy) or the number of proxies; see `clientAddress`. */
+  readonly trustProxy: boolean | number;
+  readonly onDecision: DecisionListener | undefined;
+  /**
+   * Null when a credential is required. For `optional`, the headers that carry a credential: a
+   * request with none of them goes on with the anonymous context instead of the 401.
+   */
+  readonly optional: readonly string[] | null;
+  /** Let a CORS preflight through unauthenticated (no context). */
+  readonly passPreflight: boolean;
+  /** `access.report_only`: a refusal of the plan is a `would_refuse` decision and the request goes on. */
+  readonly reportOnly: boolean;
+  /** `access.report_only`: `would_refuse` and `forbidden` decisions are also one `warn` line each. */
+  readonly logRefusals: boolean;
+  /** RFC 9728: the metadata URL every 401's Bearer challenge names (`resource_metadata`). */
+  readonly resourceMetadata?: string;
+  /** The limits of the client behind a context (the handler's `limitsOf`), for `rate_limit`. */
+  readonly limitsOf?: (context: AuthContext) => ClientLimits | undefined;
+}
+
+/**
+ * What the engine answers for a request: go on (with the caller's context, `undefined` for a CORS
+ * preflight let through, and headers to add to whatever the app answers), or a refusal to write.
+ */
+export type Outcome =
+  | {
+      readonly pass: true;
+      readonly context: AuthContext | undefined;
+      readonly headers: readonly (readonly [string, string])[];
+    }
+  | {
+      readonly pass: false;
+      readonly answer: Answer;
+      readonly headers: readonly (readonly [string, string])[];
+    };
+
+const ANONYMOUS = createAuthContext({ method: 'none' });
+const NO_HEADERS: readonly (readonly [string, string])[] = Object.freeze([]);
+const PASS_PREFLIGHT: Outcome = Object.freeze({ pass: true, context: undefined, headers: NO_HEADERS });
+
+/**
+ * One request: a CORS preflight passes untouched (no decision, no context); else the failed-auth
+ * limit of its address (before any verification), the handler, the `access` plan in `scope`, the
+ * identity's request limit; then exactly one decision, reported once through `scope`.
+ *
+ * Without rate limits, a handler that answers synchronously (`authenticateNow`) gives the outcome
+ * in the same turn; otherwise a Promise. Either way it may throw (or reject) only with what an
+ * `onDecision` listener threw: the adapter answers that with a 500.
+ */
+export function decide(flow: Flow, request: EngineRequest, scope: RequestScope): MaybePromise<Outcome> {
+  if (flow.passPreflight && isPreflight(request)) return PASS_PREFLIGHT;
+  scope.started = flow.onDecision === undefined ? 0 : performance.now();
+  // OpenTelemetry: one span per decision (null without an SDK), active while the handler runs so
+  // that key set fetches, introspections and Redis calls are its children; the decision ends it.
+  const span = startDecisionSpan();
+  if (span === null) return decideNow(flow, request, scope);
+  scope.span = span;
+  return withSpan(span, () => decideNow(flow, request, scope));
+}
+
+function decideNow(flow: Flow, request: EngineRequest, scope: RequestScope): MaybePromise<Outcome> {
+  if (flow.limits !== null) return decideLimited(flow, flow.limits, request, scope);
+  let answer: MaybePromise<AuthContext>;
+  try {
+    answer = flow.authenticate(request);
+  } catch (error) {
+    return failed(flow, error, request, scope);
+  }
+  if (!isPromiseLike(answer)) return allow(flow, answer, request, scope, NO_HEADERS);
+  return answer.then(
+    (context) => allow(flow, context, request, scope, NO_HEADERS),
+    (error: unknown) => failed(flow, error, request, scope),
+  );
+}
+
+/** With `rate_limit`: the limits are asked around the handler (their stores may be remote). */
+async function decideLimited(
+  flow: Flow,
+  limits: RateLimits,
+  request: EngineRequest,
+  scope: RequestScope,
+): Promise<Outcome> {
+  const address = clientAddress(request, flow.trustProxy);
+  // Reserved before verifying, so requests that arrive together cannot all pass a check first.
+  const reservation = await limits.reserveFailure(address);
+  if (typeof reservation === 'number') {
+    report(flow, scope, 'rate_limited', 'too_many_failures', null);
+    return { pass: false, answer: tooManyAnswer(reservation), headers: NO_HEADERS };
+  }
+  let context: AuthContext;
+  try {
+    context = await flow.authenticate(request);
+  } catch (error) {
+    if (!isAnonymousAllowed(flow, error, request)) {
+      // Only refused client credentials are guesses (see isFailedGuess): not a provider's outage.
+      if (isAuthError(error) && isFailedGuess(error.reason)) reservation.keep();
+      else await reservation.release();
+      return refuse(flow, error, request, scope);
+    }
+    context = ANONYMOUS;
+    scope.anonymousBecause = error;
+  }
+  await reservation.release();
+  const verdict = await limits.consumeRequest(identityOf(context, address), flow.limitsOf?.(context));
+  let headers = NO_HEADERS;
+  if (verdict.states.length > 0) {
+    const { policy, state } = rateLimitHeaders(verdict.states);
+    headers = [
+      ['RateLimit-Policy', policy],
+      ['RateLimit', state],
+    ];
+  }
+  if (verdict.wait !== null) {
+    report(flow, scope, 'rate_limited', 'too_many_requests', context.userId);
+    return { pass: false, answer: tooManyAnswer(verdict.wait), headers };
+  }
+  return allow(flow, context, request, scope, headers);
+}
+
+/** The handler threw or rejected: anonymous when optional and without credentials, else refused. */
+function failed(flow: Flow, error: unknown, request: EngineRequest, scope: RequestScope): Outcome {
+  if (!isAnonymousAllowed(flow, error, request)) return refuse(flow, error, request, scope);
+  scope.anonymousBecause = error;
+  return allow(flow, ANONYMOUS, request, scope, NO_HEADERS);
+}
+
+function allow(
+  flow: Flow,
+  context: AuthContext,
+  request: EngineRequest,
+  scope: RequestScope,
+  headers: Outcome['headers'],
+): Outcome {
+  const refusal = authorizeByPlan(scope.plan, request, context);
+  if (refusal === null) {
+    report(flow, scope, 'allowed', null, context.userId, context.method);
+  } else if (flow.reportOnly) {
+    report(flow, scope, 'would_refuse', refusal.error.reason, context.userId, context.method, refusal.route);
+  } else {
+    return forbid(flow, scope, refusal, context, headers);
+  }
+  return { pass: true, context, headers };
+}
+
+/** 403: the decision (`forbidden` and the reason), and the refusal, before the body is read. */
+export function forbid(
+  flow: Flow,
+  scope: RequestScope,
+  refusal: Refusal,
+  context: AuthContext | null,
+  headers: Outcome['headers'] = NO_HEADERS,
+): Outcome {
+  report(flow, scope, 'forbidden', refusal.error.reason, context?.userId ?? null, context?.method, refusal.route);
+  return { pass: false, answer: refusalAnswer(refusal.error), headers };
+}
+
+/** The one decision of a request, through its scope (a request that goes on is held; see `RequestScope`). */
+function report(
+  flow: Flow,
+  scope: RequestScope,
+  outcome: Parameters<typeof decisionOf>[1],
+  reason: string | null,
+  userId: string | null,
+  method: AuthMethod = flow.method,
+  route?: string,
+): void {
+  scope.decide(flow, decisionOf(scope, outcome, reason, userId, method), route);
+}
+
+/** Optional, and no credential at all: the handler's 401 would only ask for one. */
+function isAnonymousAllowed(flow: Flow, error: unknown, request: EngineRequest): error is AuthError {
+  return (
+    flow.optional !== null &&
+    isAuthError(error) &&
+    error.reason === 'credentials_missing' &&
+    !carriesCredentials(request, flow.optional)
+  );
+}
+
+/**
+ * method + userId, and the issuer when one of several vouched (its `alice` is not another's); a
+ * caller without a userId (the no-auth fallback) is counted by address.
+ */
+function identityOf(context: AuthContext, address: string): string {
+  if (context.userId === null) return `${context.method}@${address}`;
+  // JSON keeps the two parts apart whatever characters they hold.
+  if (context.issuer !== undefined) return `${context.method}:${JSON.stringify([context.issuer, context.userId])}`;
+  return `${context.method}:${context.userId}`;
+}
+
+function refuse(flow: Flow, error: unknown, request: EngineRequest, scope: RequestScope): Outcome {
+  if (!isAuthError(error)) {
+    // A handler must reject with AuthError only; anything else is a bug, and we fail closed.
+    report(flow, scope, 'error', 'handler_failed', null);
+    flow.logger.error(`the ${request.method} ${pathOf(request)} handler failed (${kindOf(error)})`);
+    return { pass: false, answer: INTERNAL_ANSWER, headers: NO_HEADERS };
+  }
+  report(flow, scope, 'refused', error.reason, null, modeTriedFor(request) ?? flow.method);
+  const metadata = flow.resourceMetadata;
+  const refusal =
+    metadata === undefined
+      ? error
+      : new AuthError(error.reason, withResourceMetadata(error.challenge, metadata), error.message);
+  return { pass: false, answer: refusalAnswer(refusal), headers: NO_HEADERS };
+}
+
+/** The path of a request for a log line (no query: it may hold anything). */
+function pathOf(request: EngineRequest): string {
+  const url = request.url ?? '';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** What kind of thing was thrown, for a log line: never its message, which may hold anything. */
+export function kindOf(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}

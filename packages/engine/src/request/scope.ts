@@ -1,0 +1,168 @@
+import { isAuthError, type AuthError, type AuthMethod, type ForbiddenError, type Logger } from '@authlayer/core';
+import type { startDecisionSpan } from '@authlayer/core/internal';
+import type { Plan } from '../access/access-table.js';
+import type { AuthDecision, DecisionListener } from '../decision.js';
+
+/** An OpenTelemetry span of one decision (see `startDecisionSpan`). */
+export type Span = NonNullable<ReturnType<typeof startDecisionSpan>>;
+
+/** Who hears of a decision. */
+export interface ReportTo {
+  readonly logger: Logger;
+  readonly onDecision: DecisionListener | undefined;
+  /** `access.report_only`: `would_refuse` and `forbidden` decisions are also one `warn` line each. */
+  readonly logRefusals?: boolean;
+}
+
+/** A decision let through, held until the answer starts: a guard after it may still refuse. */
+interface Held {
+  readonly to: ReportTo;
+  readonly decision: AuthDecision;
+  readonly route: string | undefined;
+  /** When it was decided (the span ends then, not when the answer starts). */
+  readonly at: number;
+}
+
+/**
+ * What the engine knows of one request while it is decided and answered: one object per request,
+ * made by the adapter and kept beside its request (Express: a symbol property; Fastify: a
+ * decoration), instead of tables keyed by the request. It holds the `access` plan to check once the
+ * caller is known, why `auth.optional` let the request through anonymously, the decision's span,
+ * and the decision itself while it waits for the answer.
+ */
+export class RequestScope {
+  /** From the start of the decision, for `durationMs`. */
+  started = 0;
+  /** The decision's span, while it is open. */
+  span: Span | undefined = undefined;
+  /** The matched `access` entries whose rules are checked once the caller is known. */
+  plan: Plan | null = null;
+  /** `auth.optional` let the request through without credentials: the 401 it was spared. */
+  anonymousBecause: AuthError | null = null;
+  private held: Held | null = null;
+  private done = false;
+
+  /** @param requestId - the request's `X-Request-Id`, asked when a decision is made */
+  constructor(private readonly requestId: () => string | null) {}
+
+  /** The request's id, as the adapter knows it. */
+  id(): string | null {
+    return this.requestId();
+  }
+
+  /** True once the request's one decision was reported or is held. */
+  get decided(): boolean {
+    return this.done;
+  }
+
+  /**
+   * The one decision of the request. A refusal is reported at once. A request that goes on
+   * (`allowed`, `would_refuse`) is held until its answer starts (`answered`), so that a guard after
+   * it that refuses reports its refusal instead (`refusedLater`): still one decision per request,
+   * and the right one. Nobody listening: nothing is held.
+   */
+  decide(to: ReportTo, decision: AuthDecision, route: string | undefined): void {
+    this.done = true;
+    const span = this.span;
+    if (decision.outcome !== 'allowed' && decision.outcome !== 'would_refuse') {
+      this.span = undefined;
+      return report(to, decision, span, route, undefined);
+    }
+    if (to.onDecision !== undefined || span !== undefined || to.logRefusals === true) {
+      this.held = { to, decision, route, at: Date.now() };
+    }
+  }
+
+  /** True while a decision waits for the answer: the adapter then calls `answered` when it starts. */
+  get holding(): boolean {
+    return this.held !== null;
+  }
+
+  /**
+   * The answer started (or the connection closed without one): the held decision is reported. A
+   * listener that throws now is logged: the answer is on its way and can no longer become a 500.
+   */
+  answered(): void {
+    const held = this.held;
+    if (held === null) return;
+    this.held = null;
+    const span = this.span;
+    this.span = undefined;
+    try {
+      report(held.to, held.decision, span, held.route, held.at);
+    } catch (error) {
+      held.to.logger.error(`the onDecision listener failed (${error instanceof Error ? error.name : typeof error})`);
+    }
+  }
+
+  /**
+   * A guard after the decision refused the request it let through: the held decision becomes that
+   * refusal (`forbidden` with its reason, or `refused` for an anonymous caller's 401), reported
+   * now, before the answer. Nothing when none is held. May throw what `onDecision` threw.
+   *
+   * @param route - the route the guard runs on, as registered (`GET /reports/:id`)
+   */
+  refusedLater(error: AuthError | ForbiddenError, route: string): void {
+    const held = this.held;
+    if (held === null) return;
+    this.held = null;
+    const span = this.span;
+    this.span = undefined;
+    const forbidden = !isAuthError(error);
+    report(
+      held.to,
+      {
+        ...held.decision,
+        outcome: forbidden ? 'forbidden' : 'refused',
+        reason: error.reason,
+        userId: forbidden ? held.decision.userId : null,
+        durationMs: Math.round((performance.now() - this.started) * 1000) / 1000,
+      },
+      span,
+      route,
+      undefined,
+    );
+  }
+}
+
+/** The decision record: what was decided, for whom, how long it took; never a credential. */
+export function decisionOf(
+  scope: RequestScope,
+  outcome: AuthDecision['outcome'],
+  reason: string | null,
+  userId: string | null,
+  method: AuthMethod,
+): AuthDecision {
+  return {
+    outcome,
+    reason,
+    userId,
+    method,
+    requestId: scope.id(),
+    durationMs: Math.round((performance.now() - scope.started) * 1000) / 1000,
+  };
+}
+
+/** To the span, the log (report_only's refusals) and `onDecision`; `at`: when it was decided. */
+function report(
+  to: ReportTo,
+  decision: AuthDecision,
+  span: Span | undefined,
+  route: string | undefined,
+  at: number | undefined,
+): void {
+  if (span !== undefined) {
+    // What was decided, never with what: no credential, no identity.
+    span.setAttributes({
+      'authlayer.method': decision.method,
+      'authlayer.outcome': decision.outcome,
+      ...(decision.reason === null ? {} : { 'authlayer.reason': decision.reason }),
+    });
+    span.end(at);
+  }
+  if (to.logRefusals === true && (decision.outcome === 'would_refuse' || decision.outcome === 'forbidden')) {
+    // report_only is watched in the log too, listener or not: the route's key and the reason only.
+    to.logger.warn(`access report_only: ${decision.outcome} ${route ?? 'request'} (${decision.reason})`);
+  }
+  to.onDecision?.(decision);
+}

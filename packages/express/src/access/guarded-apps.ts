@@ -1,0 +1,44 @@
+import { ConfigError } from '@authlayer/core';
+import type { Generation } from '@authlayer/engine/internal';
+import type { Request } from 'express';
+import { unmatchedKeys } from './unmatched-rules.js';
+
+/**
+ * The apps `auth.access` guards: the app of the requests it has seen (when it is mounted at the
+ * app's root, where the table's keys and the app's routes are the same paths) and each one given
+ * to `unmatchedRules(app)`. A reload whose table has a key that matches no route of any of them is
+ * refused like a broken config: a typo loaded by SIGHUP would otherwise fall to `access.default`
+ * and open the route it meant to close. With `forward_auth` the table describes the application
+ * behind the proxy, not this one, and is not checked.
+ */
+export function createGuardedApps() {
+  const apps = new Set<object>();
+  let last: unknown = null;
+  const add = (app: unknown) => {
+    if (typeof app === 'object' || typeof app === 'function') apps.add(app as object);
+  };
+  return {
+    add,
+    seen(req: Request) {
+      // One comparison per request; the set grows only with another app (a handful at most).
+      if (req.app === last || req.baseUrl !== '') return;
+      last = req.app;
+      add(req.app);
+    },
+    check(next: Pick<Generation, 'config' | 'table'>) {
+      if (apps.size === 0 || next.config.forwardAuth.enabled) return;
+      let unmatched: string[] | null = null;
+      for (const app of apps) {
+        const keys = unmatchedKeys(next.table.entries, app);
+        unmatched = unmatched === null ? keys : unmatched.filter((key) => keys.includes(key));
+      }
+      if (unmatched === null || unmatched.length === 0) return;
+      throw new ConfigError(
+        unmatched.map((key) => ({
+          path: `access.${key}`,
+          message: `the app has no route that ${key} matches (a typo? it would guard nothing)`,
+        })),
+      );
+    },
+  };
+}
