@@ -1,7 +1,10 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 
-// Requests that asked `Expect: 100-continue` and have not been told to go on yet.
-const awaitingContinue = new WeakSet<IncomingMessage>();
+// Marks a request that asked `Expect: 100-continue` and has not been told to go on yet: a
+// property of the request itself, as the engine's scope is, not a table keyed by requests.
+const AWAITING = Symbol('authlayer.awaitingContinue');
+
+type Marked = IncomingMessage & { [AWAITING]?: boolean };
 
 /**
  * Makes `server` answer `Expect: 100-continue` only after authentication: instead of Node's
@@ -22,12 +25,15 @@ const awaitingContinue = new WeakSet<IncomingMessage>();
 export function continueAfterAuthentication(server: Server, listener: RequestListener): void {
   // With a checkContinue listener, Node no longer sends 100 by itself (node:http docs).
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    awaitingContinue.add(req);
+    (req as Marked)[AWAITING] = true;
     listener(req, res);
   });
 }
 
 /** Sends `100 Continue` to a request that asked for it and is now authenticated; else nothing. */
 export function sendContinueIfAwaited(req: IncomingMessage, res: ServerResponse): void {
-  if (awaitingContinue.delete(req) && !res.headersSent) res.writeContinue();
+  const marked = req as Marked;
+  if (marked[AWAITING] !== true) return;
+  marked[AWAITING] = false;
+  if (!res.headersSent) res.writeContinue();
 }
