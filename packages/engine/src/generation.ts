@@ -9,7 +9,7 @@ import {
 } from '@authlayer/core';
 import { authenticateNowOf, resourceMetadataUrl } from '@authlayer/core/internal';
 import { ROUTE_DENIED, planOf } from './access/access-plan.js';
-import { compileTable, matchEntries, planFor, type AccessTable } from './access/access-table.js';
+import { compileTable, matchEntries, planFor, type AccessTable, type Plan } from './access/access-table.js';
 import { combineHandlers } from './combine-handlers.js';
 import type { DecisionListener } from './decision.js';
 import { loadModeHandler, type ImportModule, type LoadedMode } from './load-mode.js';
@@ -42,6 +42,12 @@ export interface Generation {
    * it): what to do with it. Sets `scope.plan` when rules are to be checked once the caller is known.
    */
   access(method: string, path: string, request: EngineRequest, scope: RequestScope): AccessStep;
+  /**
+   * What to do with a request whose plan the adapter made itself (Fastify: with `planFor` over the
+   * entries whose keys name the route the framework chose, once per route): as `access` after it
+   * matched the table. Sets `scope.plan` when rules are to be checked once the caller is known.
+   */
+  step(plan: Plan, scope: RequestScope): AccessStep;
   /** What the table asks of a request to `method` and `path`, for documentation such as OpenAPI. */
   accessFor(method: string, path: string): { authentication: 'none' | 'optional' | 'required'; mayRefuse: boolean };
   resourceMetadata(): { readonly url: string; readonly document: Readonly<Record<string, unknown>> } | null;
@@ -122,28 +128,30 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     table,
     auth: { ...base, authenticate, optional: null },
     optional: { ...base, authenticate, optional: optionalHeaders },
-    access: (method, path, request, scope) => {
-      const plan = planOf(table, method, path, request, fallback);
-      if (plan.denied && !reportOnly) {
-        const denied = forbid(required, scope, { error: ROUTE_DENIED, route: plan.deniedBy! }, null);
-        return { kind: 'denied', outcome: denied };
-      }
-      // report_only: what deny would refuse is only reported, so the caller is asked at most optionally.
-      const authentication = plan.denied && plan.authentication === 'none' ? 'optional' : plan.authentication;
-      if (authentication === 'none') return PUBLIC;
-      if (plan.denied || plan.rules.length > 0) scope.plan = plan;
-      const flow =
-        authentication === 'required' && plan.modes === null
-          ? required
-          : flowFor(authentication === 'optional', plan.modes);
-      return { kind: 'flow', flow };
-    },
+    access: (method, path, request, scope) => step(planOf(table, method, path, request, fallback), scope),
+    step,
     accessFor: (method, path) => {
       const plan = planFor(matchEntries(table, method, path), fallback);
       return { authentication: plan.authentication, mayRefuse: plan.denied || plan.rules.length > 0 };
     },
     resourceMetadata: () => resourceMetadataOf(config, handler),
   };
+
+  function step(plan: Plan, scope: RequestScope): AccessStep {
+    if (plan.denied && !reportOnly) {
+      const denied = forbid(required, scope, { error: ROUTE_DENIED, route: plan.deniedBy! }, null);
+      return { kind: 'denied', outcome: denied };
+    }
+    // report_only: what deny would refuse is only reported, so the caller is asked at most optionally.
+    const authentication = plan.denied && plan.authentication === 'none' ? 'optional' : plan.authentication;
+    if (authentication === 'none') return PUBLIC;
+    if (plan.denied || plan.rules.length > 0) scope.plan = plan;
+    const flow =
+      authentication === 'required' && plan.modes === null
+        ? required
+        : flowFor(authentication === 'optional', plan.modes);
+    return { kind: 'flow', flow };
+  }
 }
 
 const PUBLIC: AccessStep = Object.freeze({ kind: 'public' });
