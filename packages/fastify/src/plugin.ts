@@ -1,0 +1,220 @@
+import type { AccessValue, AuthConfig, AuthContext, HandlerDescription, Logger } from '@authlayer/core';
+import {
+  createEngine,
+  decide,
+  openApiSecurity,
+  type AuthReadiness,
+  type EngineRequest,
+  type EngineOptions,
+  type OpenApiSecurity,
+  type Outcome,
+  type ReloadState,
+  type Revocation,
+  type RevokeOptions,
+} from '@authlayer/engine/internal';
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  preHandlerHookHandler,
+} from 'fastify';
+import fp from 'fastify-plugin';
+import { requireAccessWith, type AccessRuleInput } from './guards.js';
+import { failed, refuse } from './reply.js';
+import { planOfRequest, routePlanOf, unnamedKeys, unnamedKeysError, type RegisteredRoute } from './routes.js';
+import { SCOPE, newScope } from './scope.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's identity, set by the authlayer plugin once the request is authenticated. */
+    auth?: AuthContext;
+  }
+  interface FastifyInstance {
+    /** What the authlayer plugin serves, and what changes it (see {@link AuthlayerApi}). */
+    readonly authlayer: AuthlayerApi;
+  }
+}
+
+/**
+ * Options of the plugin: the config, and the engine's options (every one has a default), as
+ * `createAuthMiddleware` takes them.
+ */
+export interface AuthlayerOptions extends Omit<EngineOptions, 'checkReload' | 'logger'> {
+  /** A config from `loadConfig`/`parseAuthConfig`, or the same shape as a plain object. */
+  readonly config: AuthConfig | object;
+  /** Default: Fastify's own logger (`app.log`). */
+  readonly logger?: Logger;
+  /**
+   * Asked before a reloaded config serves; throwing refuses the reload as a broken config would.
+   * A reloaded config whose keys name no registered route is refused before this is asked.
+   */
+  readonly checkReload?: (next: { readonly config: AuthConfig; unmatchedRules(): string[] }) => void;
+}
+
+/** `app.authlayer`: each member answers for the config serving now (a reload replaces it). */
+export interface AuthlayerApi {
+  /** The serving config. */
+  readonly config: AuthConfig;
+  /** The security schemes of the serving modes, for `@fastify/swagger`'s `components.securitySchemes`. */
+  readonly securitySchemes: OpenApiSecurity;
+  /**
+   * A `preHandler` that applies one rule object (`{ roles: ['admin'] }`) to a route: 401 without
+   * an authenticated caller, 403 when the caller lacks a name; Express's `requireAccess`.
+   *
+   * @throws TypeError at once for a word, an unknown field, or a rule that requires nothing
+   */
+  requireAccess(rule: AccessRuleInput | AccessValue | undefined): preHandlerHookHandler;
+  /** The `access` keys that name no registered route (empty once `app.ready()` resolved). */
+  unmatchedRules(): string[];
+  /** Replaces the config without a restart, as `AuthMiddleware.reload`; keys must name routes. */
+  reload(config?: AuthConfig | object): Promise<ReloadState>;
+  /** The serving config's generation, when it was loaded, and the last reload's error. */
+  reloadState(): ReloadState;
+  /** Revokes `jti:<id>` or `sub:<id>` in `revocation.store` on every replica, as `AuthMiddleware.revoke`. */
+  revoke(entry: string, options?: RevokeOptions): Promise<Revocation>;
+  /** Ends a revocation early on every replica; `false` when the entry was not in the list. */
+  unrevoke(entry: string): Promise<boolean>;
+  /** The revocations in force, soonest to end first. */
+  revocations(): Promise<Revocation[]>;
+  /** What the active handler says about itself (for `--check`); never a secret. */
+  describe(): HandlerDescription;
+  /** Whether the active handler can verify now (for `/readyz`), and the revocation list's state. */
+  readiness(): AuthReadiness;
+  /** RFC 9728 protected resource metadata (`url`, `document`); `null` without `resource`. */
+  resourceMetadata(): { readonly url: string; readonly document: Readonly<Record<string, unknown>> } | null;
+}
+
+/** Fastify's logger as core's Logger: one message per line. */
+function fastifyLogger(app: FastifyInstance): Logger {
+  return {
+    info: (message) => app.log.info(message),
+    warn: (message) => app.log.warn(message),
+    error: (message) => app.log.error(message),
+  };
+}
+
+const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
+  const { config, checkReload, logger: given, ...engineOptions } = options;
+  const logger = given ?? fastifyLogger(app);
+  const routes: RegisteredRoute[] = [];
+  let ready = false;
+  const engine = await createEngine(config, {
+    ...engineOptions,
+    logger,
+    checkReload: (next) => {
+      if (ready) {
+        const unnamed = unnamedKeys(next.table.entries, routes);
+        if (unnamed.length > 0) throw unnamedKeysError(unnamed);
+      }
+      checkReload?.({ config: next.config, unmatchedRules: () => unnamedKeys(next.table.entries, routes) });
+    },
+  });
+  const current = engine.current;
+
+  app.addHook('onRoute', (route) => {
+    const methods = new Set([route.method].flat().map((method) => method.toUpperCase()));
+    routes.push({ methods, url: route.url });
+  });
+  app.addHook('onReady', async () => {
+    const unnamed = unnamedKeys(current().table.entries, routes);
+    if (unnamed.length > 0) throw unnamedKeysError(unnamed);
+    ready = true;
+  });
+  app.addHook('onClose', async () => engine.close());
+
+  app.decorateRequest('auth', undefined);
+  app.decorateRequest(SCOPE, null);
+
+  /** The one place an outcome of the engine becomes Fastify's: `request.auth` and on, or the refusal. */
+  const apply = (
+    outcome: Outcome,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: HookHandlerDoneFunction,
+  ): void => {
+    for (const [name, value] of outcome.headers) reply.header(name, value);
+    if (!outcome.pass) return refuse(outcome.answer, request, reply);
+    if (outcome.context !== undefined) request.auth = outcome.context;
+    done();
+  };
+
+  // The access table, applied to the route Fastify chose: the generation is read once, when the
+  // request arrives, and the request keeps it to the end. In the same turn when the engine answers
+  // synchronously (no rate limit, a handler with `authenticateNow`).
+  app.addHook('onRequest', (request, reply, done) => {
+    const generation = current();
+    const scope = newScope(request);
+    const made = routePlanOf(generation, request.method, request.routeOptions.url);
+    let outcome: ReturnType<typeof decide>;
+    try {
+      const step = generation.step(planOfRequest(made, request.params), scope);
+      if (step.kind === 'public') return done();
+      if (step.kind === 'denied') return apply(step.outcome, request, reply, done);
+      outcome = decide(step.flow, request.raw as EngineRequest, scope);
+    } catch (error) {
+      // Only an onDecision listener throws here.
+      return failed(logger, error, reply);
+    }
+    if (outcome instanceof Promise) {
+      outcome.then(
+        (settled) => apply(settled, request, reply, done),
+        (error: unknown) => failed(logger, error, reply),
+      );
+      return;
+    }
+    apply(outcome as Outcome, request, reply, done);
+  });
+
+  // The held `allowed` decision is reported when the answer starts (a guard may still refuse
+  // before), or when the request ends without one.
+  const release = (request: FastifyRequest) =>
+    (request as unknown as Record<string, { answered(): void } | null>)[SCOPE]?.answered();
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    release(request);
+    done(null, payload);
+  });
+  app.addHook('onResponse', (request, _reply, done) => {
+    release(request);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    release(request);
+    done();
+  });
+
+  const api: AuthlayerApi = {
+    get config() {
+      return current().config;
+    },
+    get securitySchemes() {
+      return openApiSecurity(current().loaded.handler);
+    },
+    requireAccess: (rule) => requireAccessWith(() => logger, rule),
+    unmatchedRules: () => unnamedKeys(current().table.entries, routes),
+    reload: engine.reload,
+    reloadState: engine.reloadState,
+    revoke: engine.revoke,
+    unrevoke: engine.unrevoke,
+    revocations: engine.revocations,
+    describe: engine.describe,
+    readiness: engine.readiness,
+    resourceMetadata: () => current().resourceMetadata(),
+  };
+  app.decorate('authlayer', api);
+};
+
+/**
+ * The authlayer plugin for Fastify 5, app-wide (through `fastify-plugin`): an `onRequest` hook
+ * authenticates each request and applies the `access` table to the route Fastify chose (the keys
+ * that name it by method and URL as registered; `access.default` for a request that reaches no
+ * route), answering 401/403/429 byte for byte as the Express adapter does. `request.auth` is the
+ * caller's `AuthContext`; `app.authlayer` holds `requireAccess`, `reload`, `revoke`, ...
+ * Register it before the routes: `app.ready()` fails naming every key that names no route.
+ *
+ * @example
+ * await app.register(authlayer, { config: await loadConfig('authlayer.yaml') });
+ * app.get('/reports/:id', async (request) => ({ by: request.auth?.userId }));
+ */
+export const authlayer = fp(plugin, { fastify: '5.x', name: '@authlayer/fastify' });

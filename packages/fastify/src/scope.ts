@@ -1,0 +1,22 @@
+import { RequestScope } from '@authlayer/engine/internal';
+import type { FastifyRequest } from 'fastify';
+
+// One RequestScope per request, kept on the request (a decoration Fastify knows of, set in
+// `onRequest`): the access plan, why a request went on anonymously, the held decision.
+
+/** The name of the request decoration that holds the scope. */
+export const SCOPE = 'authlayerScope';
+
+type Scoped = FastifyRequest & { [SCOPE]: RequestScope | null };
+
+/** A new scope for the request; its id is Fastify's request id. */
+export function newScope(request: FastifyRequest): RequestScope {
+  const scope = new RequestScope(() => request.id);
+  (request as Scoped)[SCOPE] = scope;
+  return scope;
+}
+
+/** The request's scope when the plugin's `onRequest` hook ran, else null. */
+export function scopeOf(request: FastifyRequest): RequestScope | null {
+  return (request as Scoped)[SCOPE] ?? null;
+}

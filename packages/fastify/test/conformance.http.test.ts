@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startTestIdentityProvider, type TestIdentityProvider } from '@authlayer/testkit';
+import { comparable, see, serveExpress, serveFastify, type RouteSpec, type Seen, type Served } from './support/both.js';
+
+// One case list, two adapters: the same config and the same requests must get the same answers
+// (status, WWW-Authenticate, Retry-After, RateLimit-*, content type, body bytes) and the same
+// decisions, from @authlayer/express (auth.access before the routes) and @authlayer/fastify.
+
+const KEY = 'k3y-for-the-conformance-tests';
+
+const ROUTES: readonly RouteSpec[] = [
+  { method: 'GET', path: '/public' },
+  { method: 'GET', path: '/me' },
+  { method: 'GET', path: '/reports/:id' },
+  { method: 'DELETE', path: '/reports/:id' },
+  { method: 'POST', path: '/invoke' },
+  { method: 'GET', path: '/other' },
+  { method: 'GET', path: '/scoped' },
+  { method: 'GET', path: '/t/:tenant/items' },
+];
+
+const TABLE = {
+  'GET /public': 'public',
+  'GET /me': 'optional',
+  'GET /reports/:id': { roles: ['admin'] },
+  'DELETE /reports/:id': 'deny',
+  'POST /invoke': 'authenticated',
+  'GET /scoped': { scopes: ['reports:read'] },
+  'GET /t/:tenant/items': { tenant_param: 'tenant' },
+};
+
+interface Case {
+  readonly name: string;
+  readonly method: string;
+  readonly path: string;
+  readonly headers?: (tokens: Tokens) => Record<string, string>;
+}
+interface Tokens {
+  readonly admin: string;
+  readonly user: string;
+  readonly expired: string;
+  readonly tenant: string;
+}
+
+const apiKey = () => ({ 'X-API-Key': KEY });
+const bearer = (pick: keyof Tokens) => (tokens: Tokens) => ({ Authorization: `Bearer ${tokens[pick]}` });
+
+const CASES: readonly Case[] = [
+  { name: 'no credential', method: 'POST', path: '/invoke' },
+  { name: 'a wrong API key', method: 'POST', path: '/invoke', headers: () => ({ 'X-API-Key': 'wrong' }) },
+  { name: 'the right API key', method: 'POST', path: '/invoke', headers: apiKey },
+  {
+    name: 'the API key as a Bearer token',
+    method: 'POST',
+    path: '/invoke',
+    headers: () => ({ Authorization: `Bearer ${KEY}` }),
+  },
+  { name: 'a JWT', method: 'POST', path: '/invoke', headers: bearer('user') },
+  { name: 'an expired JWT', method: 'POST', path: '/invoke', headers: bearer('expired') },
+  { name: 'a role rule, API key without the role (403)', method: 'GET', path: '/reports/7', headers: apiKey },
+  {
+    name: 'a role rule, JWT without the role (403 with a challenge)',
+    method: 'GET',
+    path: '/reports/7',
+    headers: bearer('user'),
+  },
+  { name: 'a role rule, JWT with the role', method: 'GET', path: '/reports/7', headers: bearer('admin') },
+  { name: 'a role rule, HEAD as GET', method: 'HEAD', path: '/reports/7', headers: bearer('user') },
+  { name: 'a role rule, no credential', method: 'GET', path: '/reports/7' },
+  { name: 'a scope rule, JWT without the scope', method: 'GET', path: '/scoped', headers: bearer('user') },
+  { name: 'a scope rule, JWT with the scope', method: 'GET', path: '/scoped', headers: bearer('admin') },
+  { name: "tenant_param, the caller's tenant", method: 'GET', path: '/t/acme/items', headers: bearer('tenant') },
+  { name: 'tenant_param, another tenant', method: 'GET', path: '/t/other/items', headers: bearer('tenant') },
+  { name: 'deny, no credential', method: 'DELETE', path: '/reports/7' },
+  { name: 'deny, the right key', method: 'DELETE', path: '/reports/7', headers: apiKey },
+  { name: 'public, no credential', method: 'GET', path: '/public' },
+  {
+    name: 'public, a wrong key is not looked at',
+    method: 'GET',
+    path: '/public',
+    headers: () => ({ 'X-API-Key': 'wrong' }),
+  },
+  { name: 'optional, no credential', method: 'GET', path: '/me' },
+  { name: 'optional, a wrong key', method: 'GET', path: '/me', headers: () => ({ 'X-API-Key': 'wrong' }) },
+  { name: 'optional, the right key', method: 'GET', path: '/me', headers: apiKey },
+  { name: 'a route no key names: default, no credential', method: 'GET', path: '/other' },
+  { name: 'a route no key names: default, the right key', method: 'GET', path: '/other', headers: apiKey },
+  { name: 'a path no route serves: default, no credential', method: 'GET', path: '/nowhere' },
+];
+
+let idp: TestIdentityProvider;
+let tokens: Tokens;
+
+beforeAll(async () => {
+  idp = await startTestIdentityProvider();
+  tokens = {
+    admin: await idp.signToken({ sub: 'ada', roles: ['admin'], scope: 'reports:read' }),
+    user: await idp.signToken({ sub: 'bob', roles: ['reader'] }),
+    expired: await idp.signToken({ sub: 'eve' }, { expiresIn: -3600 }),
+    tenant: await idp.signToken({ sub: 'tia', tenant: 'acme' }),
+  };
+});
+afterAll(async () => idp.close());
+
+function configOf(access: object, extra: object = {}) {
+  const raw = idp.config('jwt', { auth: { jwt: { claims: { tenant_id: 'tenant' } } }, access, ...extra });
+  const auth = raw.auth as Record<string, unknown>;
+  return { ...raw, auth: { ...auth, mode: ['api_key', 'jwt'] } };
+}
+
+/** Both adapters on the same config; each case sent to both, in order. */
+async function both(config: object, cases: readonly Case[]) {
+  const env = { ...idp.env, SERVICE_API_KEY: KEY };
+  const servers: Served[] = [await serveExpress(config, ROUTES, { env }), await serveFastify(config, ROUTES, { env })];
+  try {
+    const seen: [Seen, Seen][] = [];
+    for (const each of cases) {
+      const headers = each.headers?.(tokens) ?? {};
+      seen.push([
+        await see(servers[0]!.url, each.method, each.path, headers),
+        await see(servers[1]!.url, each.method, each.path, headers),
+      ]);
+    }
+    return { seen, decisions: servers.map((served) => served.decisions.map(comparable)) };
+  } finally {
+    await Promise.all(servers.map((served) => served.close()));
+  }
+}
+
+describe('the same config, the same answers: Express and Fastify', () => {
+  it.each([
+    ['default: authenticated', {}, [200, 401, 403]],
+    ['default: deny', { default: 'deny' }, [200, 401, 403]],
+    ['report_only', { default: 'deny', report_only: true }, [200, 401, 404]],
+  ])('%s: every case answers the same, and the decisions are the same', async (_name, policy, expected) => {
+    const { seen, decisions } = await both(configOf({ ...TABLE, ...policy }), CASES);
+    CASES.forEach((each, index) => {
+      const [express, fastify] = seen[index]!;
+      // The request that no route serves: the frameworks' own 404s differ; a refusal may not.
+      if (express.status === 404) return expect(fastify.status).toBe(404);
+      expect({ case: each.name, ...fastify }).toEqual({ case: each.name, ...express });
+    });
+    expect(decisions[1]).toEqual(decisions[0]);
+    expect(decisions[0]!.length).toBeGreaterThan(10);
+    // The case list reaches every kind of answer, so that agreeing means something.
+    expect(new Set(seen.map(([express]) => express.status))).toEqual(new Set(expected));
+  });
+
+  it("the answers are the contract's (a sample of what both gave)", async () => {
+    const { seen } = await both(configOf(TABLE), CASES.slice(0, 3));
+    const [refused, wrong, allowed] = seen.map(([, fastify]) => fastify);
+    expect(refused).toMatchObject({
+      status: 401,
+      body: '{"error":"unauthorized","message":"no credentials were sent"}',
+    });
+    expect(refused!.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(wrong!.headers['www-authenticate']).toContain('error="invalid_token"');
+    expect(allowed!.status).toBe(200);
+    expect(JSON.parse(allowed!.body)).toMatchObject({ auth: { method: 'api_key', userId: 'SERVICE_API_KEY' } });
+  });
+
+  it('rate_limit failed_auth_per_minute: the same 401s, then the same 429 with Retry-After', async () => {
+    const wrong: Case = { name: 'wrong', method: 'POST', path: '/invoke', headers: () => ({ 'X-API-Key': 'wrong' }) };
+    const right: Case = { name: 'right', method: 'POST', path: '/invoke', headers: apiKey };
+    const { seen, decisions } = await both(configOf(TABLE, { rate_limit: { failed_auth_per_minute: 2 } }), [
+      wrong,
+      wrong,
+      right,
+    ]);
+    expect(seen.map(([express, fastify]) => [express.status, fastify.status])).toEqual([
+      [401, 401],
+      [401, 401],
+      [429, 429],
+    ]);
+    for (const [express, fastify] of seen) {
+      // Retry-After counts down in whole seconds: the two servers may be a second apart.
+      const { 'retry-after': a, ...expressRest } = express.headers;
+      const { 'retry-after': b, ...fastifyRest } = fastify.headers;
+      expect(Math.abs(Number(a ?? 0) - Number(b ?? 0))).toBeLessThanOrEqual(1);
+      expect({ ...fastify, headers: fastifyRest }).toEqual({ ...express, headers: expressRest });
+    }
+    expect(seen[2]![1].headers['retry-after']).toMatch(/^\d+$/);
+    expect(decisions[1]).toEqual(decisions[0]);
+  });
+
+  it('rate_limit requests_per_minute: the same RateLimit headers, then the same 429', async () => {
+    const right: Case = { name: 'right', method: 'POST', path: '/invoke', headers: apiKey };
+    const { seen } = await both(configOf(TABLE, { rate_limit: { requests_per_minute: 2 } }), [right, right, right]);
+    expect(seen.map(([, fastify]) => fastify.status)).toEqual([200, 200, 429]);
+    for (const [express, fastify] of seen) {
+      expect(fastify.headers['ratelimit-policy']).toBe(express.headers['ratelimit-policy']);
+      expect(fastify.headers.ratelimit).toBe(express.headers.ratelimit);
+      expect(fastify.body).toBe(express.body);
+    }
+    expect(seen[0]![1].headers['ratelimit-policy']).not.toBeNull();
+  });
+});
