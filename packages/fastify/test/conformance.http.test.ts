@@ -109,9 +109,10 @@ function configOf(access: object, extra: object = {}) {
 }
 
 /** Both adapters on the same config; each case sent to both, in order. */
-async function both(config: object, cases: readonly Case[]) {
+async function both(config: object, cases: readonly Case[], guard?: object) {
   const env = { ...idp.env, SERVICE_API_KEY: KEY };
-  const servers: Served[] = [await serveExpress(config, ROUTES, { env }), await serveFastify(config, ROUTES, { env })];
+  const options = { env, ...(guard === undefined ? {} : { guard }) };
+  const servers: Served[] = [await serveExpress(config, ROUTES, options), await serveFastify(config, ROUTES, options)];
   try {
     const seen: [Seen, Seen][] = [];
     for (const each of cases) {
@@ -193,5 +194,24 @@ describe('the same config, the same answers: Express and Fastify', () => {
       expect(fastify.body).toBe(express.body);
     }
     expect(seen[0]![1].headers['ratelimit-policy']).not.toBeNull();
+  });
+
+  it('requireAccess after the table: the same 401s and 403s, and its refusal is the one decision', async () => {
+    const cases: readonly Case[] = [
+      { name: 'public route, no caller', method: 'GET', path: '/public' },
+      { name: 'optional route, anonymous', method: 'GET', path: '/me' },
+      { name: 'API key without the role', method: 'POST', path: '/invoke', headers: apiKey },
+      { name: 'JWT without the role', method: 'POST', path: '/invoke', headers: bearer('user') },
+      { name: 'JWT with the role', method: 'POST', path: '/invoke', headers: bearer('admin') },
+    ];
+    const { seen, decisions } = await both(configOf(TABLE), cases, { roles: ['admin'] });
+    cases.forEach((each, index) => {
+      const [express, fastify] = seen[index]!;
+      expect({ case: each.name, ...fastify }).toEqual({ case: each.name, ...express });
+    });
+    expect(seen.map(([, fastify]) => fastify.status)).toEqual([401, 401, 403, 403, 200]);
+    expect(decisions[1]).toEqual(decisions[0]);
+    // One decision per request that was decided (the public route decides nothing).
+    expect(decisions[1]!.map((d) => d.outcome)).toEqual(['refused', 'forbidden', 'forbidden', 'allowed']);
   });
 });

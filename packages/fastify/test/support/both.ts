@@ -1,7 +1,7 @@
 import { createAuthMiddleware, type AuthDecision } from '@authlayer/express';
 import { createCaptureLogger } from '@authlayer/testkit';
 import express from 'express';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,7 +63,7 @@ export async function serveExpress(config: object, routes: readonly RouteSpec[],
 export async function serveFastify(
   config: object,
   routes: readonly RouteSpec[],
-  options: ServeOptions & { readonly fastify?: Parameters<typeof Fastify>[0] } = {},
+  options: ServeOptions & { readonly fastify?: FastifyServerOptions } = {},
 ) {
   const decisions: AuthDecision[] = [];
   const app: FastifyInstance = Fastify(options.fastify ?? {});
