@@ -21,7 +21,7 @@ import { watchFiles, type FileWatch } from './reload/watch-files.js';
 import type { Revocation, RevokeOptions } from './revocation/revocation-entry.js';
 import { readinessWith, revocationApi, type AuthReadiness } from './revocation/revocation-flow.js';
 
-/** Options of {@link createEngine}; every one has a default. */
+/** Options of `createEngine` (and of the adapters: `createAuthMiddleware`, the Fastify plugin); every one has a default. */
 export interface EngineOptions {
   /** Where key material is read from. Default `process.env`. */
   readonly env?: HandlerDeps['env'];
@@ -29,22 +29,38 @@ export interface EngineOptions {
   readonly logger?: Logger;
   /** The clock, in milliseconds. Default `Date.now`. */
   readonly now?: () => number;
-  /** How a mode package is imported. Default: a dynamic `import()` by package name. */
+  /** How the mode package is imported. Default: a dynamic `import()` by package name. */
   readonly importModule?: ImportModule;
   /** Counters the handler moves (key fetches, token cache), for metrics. Default: none. */
   readonly observe?: HandlerObserver;
-  /** Let a CORS preflight through `auth` and `optional` unauthenticated. Default `false`. */
+  /**
+   * Let a CORS preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) through
+   * `auth` and `auth.optional` unauthenticated, for apps whose CORS handler comes after them.
+   * Default `false`: a preflight is a request like any other (mount `cors()` before `auth`, or
+   * mark the route `public`/`optional` in the `access` table).
+   */
   readonly passPreflight?: boolean;
-  /** Called once per decision (audit line, metrics). */
+  /** Called once per authentication decision (audit line, metrics); see `AuthDecision`. */
   readonly onDecision?: DecisionListener;
-  /** Asked on every authenticated request: `true` refuses it with 401 `token_revoked`. */
+  /**
+   * Asked on every authenticated request, cache hits included, with the AuthContext and the
+   * token's verified claims: `true` refuses it with 401 `token_revoked` (as does a hook that
+   * throws). JWT mode asks it; API key mode has no tokens to revoke and does not.
+   */
   readonly isRevoked?: RevocationCheck;
-  /** Applied to every config before it serves, the first and each reloaded one. */
+  /**
+   * Applied to every config before it serves, the first and each reloaded one (the reference
+   * service adds its own routes to the `access` table). Default: none.
+   */
   readonly prepare?: (config: AuthConfig) => AuthConfig;
-  /** Asked before a reloaded generation serves; throwing refuses the reload. */
-  readonly checkReload?: (next: Generation) => void;
-  /** Told of every reload, successful or failed. */
+  /** Told of every reload, successful or failed (for metrics). Default: none. */
   readonly onReload?: (event: ReloadEvent) => void;
+}
+
+/** {@link EngineOptions}, and what only an adapter gives. */
+export interface EngineSetup extends EngineOptions {
+  /** Asked before a reloaded generation serves, with it; throwing refuses the reload. Default: none. */
+  readonly checkReload?: (next: Generation) => void;
 }
 
 /** The engine: the generation serving now, and what changes it or reads its state. */
@@ -72,7 +88,7 @@ const NOTHING: HandlerDescription = Object.freeze({});
  * Loads the mode packages of a config and builds its first generation; fails fast (ConfigError)
  * on a bad config or missing key material, as `createAuthMiddleware` documents.
  */
-export async function createEngine(config: AuthConfig | object, options: EngineOptions = {}): Promise<Engine> {
+export async function createEngine(config: AuthConfig | object, options: EngineSetup = {}): Promise<Engine> {
   if (options.isRevoked !== undefined && typeof options.isRevoked !== 'function') {
     throw new TypeError('createAuthMiddleware: options.isRevoked must be a function');
   }
@@ -127,7 +143,7 @@ interface SwapDeps {
   readonly build: (config: AuthConfig) => Promise<Generation>;
   readonly logger: Logger;
   readonly now: () => number;
-  readonly options: EngineOptions;
+  readonly options: EngineSetup;
 }
 
 /**

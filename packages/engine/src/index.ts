@@ -2,6 +2,7 @@
 // request into what these take and their answers into its response; nothing here imports a web
 // framework.
 export type { AuthDecision, DecisionListener, DecisionOutcome } from './decision.js';
+export type { EngineOptions } from './engine.js';
 export { consoleLogger, secretHeaders } from './logger.js';
 export type { SecretHeaderSource } from './logger.js';
 export { openApiSecurity } from './openapi-security.js';

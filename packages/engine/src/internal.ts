@@ -21,7 +21,7 @@ export { createRevocationFlow, readinessWith, revocationApi } from './revocation
 export type { RevocationFlow } from './revocation/revocation-flow.js';
 export { createStoreConnector } from './shared-store/store-connector.js';
 export { createEngine } from './engine.js';
-export type { Engine, EngineOptions } from './engine.js';
+export type { Engine, EngineOptions, EngineSetup } from './engine.js';
 export type { AccessStep, Generation } from './generation.js';
 export { decide, kindOf } from './request/decide.js';
 export type { EngineRequest, Flow, Outcome } from './request/decide.js';

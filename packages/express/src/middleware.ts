@@ -12,6 +12,7 @@ import type {
 } from '@authlayer/core';
 import {
   createEngine,
+  type EngineOptions,
   type AuthReadiness,
   type DecisionListener,
   type Flow,
@@ -46,45 +47,13 @@ export interface RouteAccess {
   readonly mayRefuse: boolean;
 }
 
-/** Options of {@link createAuthMiddleware}; every one has a default. */
-export interface AuthMiddlewareOptions {
-  /** Where key material is read from. Default `process.env`. */
-  readonly env?: HandlerDeps['env'];
-  /** Default: one line per message on stderr. */
-  readonly logger?: Logger;
-  /** The clock, in milliseconds. Default `Date.now`. */
-  readonly now?: () => number;
-  /** How the mode package is imported. Default: a dynamic `import()` by package name. */
-  readonly importModule?: ImportModule;
-  /** Counters the handler moves (key fetches, token cache), for metrics. Default: none. */
-  readonly observe?: HandlerObserver;
-  /**
-   * Let a CORS preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) through
-   * `auth` and `auth.optional` unauthenticated, for apps whose CORS handler comes after them.
-   * Default `false`: a preflight is a request like any other (mount `cors()` before `auth`, or
-   * mark the route `public`/`optional` in the `access` table).
-   */
-  readonly passPreflight?: boolean;
-  /** Called once per authentication decision (audit line, metrics); see `AuthDecision`. */
-  readonly onDecision?: DecisionListener;
-  /**
-   * Asked on every authenticated request, cache hits included, with the AuthContext and the
-   * token's verified claims: `true` refuses it with 401 `token_revoked` (as does a hook that
-   * throws). JWT mode asks it; API key mode has no tokens to revoke and does not.
-   */
-  readonly isRevoked?: RevocationCheck;
-  /**
-   * Applied to every config before it serves, the first and each reloaded one (the reference
-   * service adds its own routes to the `access` table). Default: none.
-   */
-  readonly prepare?: (config: AuthConfig) => AuthConfig;
+/** Options of {@link createAuthMiddleware}; every one has a default (see `EngineOptions`). */
+export interface AuthMiddlewareOptions extends Omit<EngineOptions, 'checkReload'> {
   /**
    * Asked before a reloaded config serves, with what it would serve; throwing (a ConfigError)
    * refuses the reload as a broken config would. Default: none.
    */
   readonly checkReload?: (next: { readonly config: AuthConfig; unmatchedRules(app: unknown): string[] }) => void;
-  /** Told of every reload, successful or failed (for metrics). Default: none. */
-  readonly onReload?: (event: ReloadEvent) => void;
 }
 
 /**
