@@ -1,5 +1,6 @@
 export { createAuthMiddleware } from './middleware.js';
 export type { AuthMiddleware, AuthMiddlewareOptions, RouteAccess, RouteMiddleware } from './middleware.js';
+export type { UpgradeListener, UpgradeRequest } from './upgrade.js';
 export { continueAfterAuthentication } from './expect-continue.js';
 export { describeStartup } from './describe-startup.js';
 export { errorHandler, httpError, notFound, sendError } from './error-handler.js';

@@ -1,24 +1,11 @@
-import type {
-  AuthConfig,
-  AuthContext,
-  AuthHandler,
-  AuthMethod,
-  AuthMode,
-  HandlerDescription,
-  HandlerDeps,
-  HandlerObserver,
-  RevocationCheck,
-  Logger,
-} from '@authlayer/core';
+import type { AuthConfig, AuthContext, AuthHandler, AuthMethod, AuthMode, HandlerDescription } from '@authlayer/core';
 import {
+  consoleLogger,
   createEngine,
   type EngineOptions,
   type AuthReadiness,
-  type DecisionListener,
   type Flow,
   type Generation,
-  type ImportModule,
-  type ReloadEvent,
   type ReloadState,
   type Revocation,
   type RevokeOptions,
@@ -28,6 +15,7 @@ import { runAccess } from './access/access-middleware.js';
 import { createGuardedApps } from './access/guarded-apps.js';
 import { unmatchedKeys } from './access/unmatched-rules.js';
 import { runFlow } from './run.js';
+import { createUpgrade, type UpgradeListener } from './upgrade.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -111,6 +99,18 @@ export interface AuthMiddleware extends RouteMiddleware {
    * the authentication it needs, and whether a rule or `deny` can refuse an authenticated caller.
    */
   accessFor(method: string, path: string): RouteAccess;
+  /**
+   * A listener for `server.on('upgrade')` (WebSocket): the upgrade is judged as `auth.access`
+   * judges a `GET` of its URL (the same table, modes and headers). A refusal is written on the
+   * socket as the same HTTP answer (status, `WWW-Authenticate`, `Retry-After`, JSON body) and the
+   * socket is ended; `handler` never runs. Allowed: `req.auth` is set (unset on a `public` route)
+   * and `handler(req, socket, head)` is called. An `onDecision` listener that throws becomes a 500.
+   *
+   * @example
+   * server.on('upgrade', auth.upgrade((req, socket, head) =>
+   *   wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))));
+   */
+  upgrade(handler: UpgradeListener): UpgradeListener;
   /**
    * RFC 9728 protected resource metadata from the config's `resource` section: where to serve it
    * (`url`) and the JSON (`document`); `null` without a `resource` section.
@@ -226,6 +226,10 @@ export async function createAuthMiddleware(
     resourceMetadata: { value: () => current().resourceMetadata(), enumerable: true },
     accessFor: {
       value: (method: string, path: string): RouteAccess => current().accessFor(method, path),
+      enumerable: true,
+    },
+    upgrade: {
+      value: (handler: UpgradeListener) => createUpgrade(current, options.logger ?? consoleLogger, handler),
       enumerable: true,
     },
     describe: { value: engine.describe, enumerable: true },
