@@ -2,6 +2,7 @@ import preset from '../../jest.preset.js';
 
 export default {
   ...preset,
-  // What the suite meets, less one branch: a few branches depend on timing (a socket closing first).
-  coverageThreshold: { global: { branches: 90.5, lines: 96.5 } },
+  // What the suite meets, less a little: a few branches depend on timing (a socket closing first).
+  // The engine's code runs here from its build, so this counts the adapter's own files only.
+  coverageThreshold: { global: { branches: 85, lines: 96 } },
 };

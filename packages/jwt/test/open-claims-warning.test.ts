@@ -50,4 +50,27 @@ describe('JWT mode without issuer or audience', () => {
       'auth.jwt.providers[0] and auth.jwt.providers[2] have no audience: tokens for any API signed by their keys are accepted; set audience',
     ]);
   });
+
+  it('with providers: one entry without an audience is named alone; none, nothing is said', async () => {
+    const entry = (issuer: string, audience?: string) => ({
+      issuer,
+      public_key_env: 'JWT_KEY',
+      algorithms: ['HS256'],
+      ...(audience === undefined ? {} : { audience }),
+    });
+    expect(
+      await warningsFor({
+        public_key_env: null,
+        providers: [entry('https://a.example.com', 'api'), entry('https://b.example.com')],
+      }),
+    ).toEqual([
+      'auth.jwt.providers[1] has no audience: tokens for any API signed by its key are accepted; set audience',
+    ]);
+    expect(
+      await warningsFor({
+        public_key_env: null,
+        providers: [entry('https://a.example.com', 'api'), entry('https://b.example.com', 'api')],
+      }),
+    ).toEqual([]);
+  });
 });

@@ -17,6 +17,8 @@ describe('normalizeHtu (RFC 3986 §6.2.2–6.2.3)', () => {
     '/relative',
     'ftp://h/x',
     'not a url',
+    // A URI without an authority (no "//"): no path to look at, and not http(s).
+    'urn:example:invoke',
     'https://h/a/../b',
     'https://h/./b',
     'https://h/a/%2E%2e/b',

@@ -59,14 +59,15 @@ beforeAll(async () => {
   const destination = join(work, 'tarballs');
   mkdirSync(destination);
   for (const pkg of packPublicPackages(destination)) tarballs[pkg.name] = pkg.tarball;
+  // The engine is express's dependency, not yet on the registry: installed from its tarball too.
+  const adapter = [tarballs['@authlayer/core']!, tarballs['@authlayer/engine']!, tarballs['@authlayer/express']!];
   const wanted = {
-    'api-key': [tarballs['@authlayer/core']!, tarballs['@authlayer/express']!, tarballs['@authlayer/api-key']!],
-    'jwt-missing': [tarballs['@authlayer/core']!, tarballs['@authlayer/express']!, tarballs['@authlayer/api-key']!],
+    'api-key': [...adapter, tarballs['@authlayer/api-key']!],
+    'jwt-missing': [...adapter, tarballs['@authlayer/api-key']!],
     ...(WITH_JWT
       ? {
           jwt: [
-            tarballs['@authlayer/core']!,
-            tarballs['@authlayer/express']!,
+            ...adapter,
             tarballs['@authlayer/jwt']!,
             // A dependency of jwt, not yet on the registry: installed from its tarball too.
             tarballs['@authlayer/sender-constraint']!,
@@ -95,10 +96,11 @@ describe('an app with core, express and api-key from their tarballs', () => {
     server = await start('api-key', { SERVICE_API_KEY: API_KEY });
   });
 
-  it('installs exactly the three packages it asked for, with a valid dependency tree', async () => {
+  it('installs exactly the packages it asked for (the three, and the engine of express), with a valid dependency tree', async () => {
     expect(readdirSync(join(apps['api-key']!, 'node_modules', '@authlayer')).sort()).toEqual([
       'api-key',
       'core',
+      'engine',
       'express',
     ]);
     // npm ls exits non-zero on a missing or invalid dependency (an optional peer may be missing).
