@@ -45,9 +45,10 @@ export function defaultSectionKey(mode: string): string {
 
 /**
  * One entry of `auth.mode` (or of a rule's `modes`): see {@link modeNameIssue}. Built on `unknown`
- * (a custom type has no JSON Schema); editors are shown a string whose examples are the known modes.
+ * (a custom type has no JSON Schema); editors are shown a string of a mode package's name shape, the
+ * known modes as examples (a near miss such as `jwr` is refused at start-up only).
  */
 export const modeSchema = z
   .unknown()
   .refine((mode) => modeNameIssue(mode) === undefined, { error: (issue) => modeNameIssue(issue.input) })
-  .meta({ type: 'string', examples: [...AUTH_MODES] }) as unknown as z.ZodType<AuthMode, AuthMode>;
+  .meta({ type: 'string', pattern: MODE_NAME.source, examples: [...AUTH_MODES] }) as unknown as z.ZodType<AuthMode, AuthMode>;
