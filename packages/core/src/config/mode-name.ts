@@ -51,4 +51,7 @@ export function defaultSectionKey(mode: string): string {
 export const modeSchema = z
   .unknown()
   .refine((mode) => modeNameIssue(mode) === undefined, { error: (issue) => modeNameIssue(issue.input) })
-  .meta({ type: 'string', pattern: MODE_NAME.source, examples: [...AUTH_MODES] }) as unknown as z.ZodType<AuthMode, AuthMode>;
+  .meta({ type: 'string', pattern: MODE_NAME.source, examples: [...AUTH_MODES] }) as unknown as z.ZodType<
+  AuthMode,
+  AuthMode
+>;
