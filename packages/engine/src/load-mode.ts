@@ -8,7 +8,7 @@ import {
   type HandlerDeps,
 } from '@authlayer/core';
 import { defaultSectionKey, knownFields, suggestField } from '@authlayer/core/internal';
-import { configSchema } from '@authlayer/core';
+import { AUTH_MODES, configSchema, isKnownAuthMode } from '@authlayer/core';
 import { combineHandlers } from './combine-handlers.js';
 
 /**
@@ -113,6 +113,15 @@ async function importFactories(
     else missing.push(mode);
   }
   if (missing.length === 0) return factories;
+  // The spec's fallback is for the modes it names. Another name is a package the config asks for
+  // by name: missing, it is most likely a typo (`basic`), and a start-up failure says so.
+  const unknown = missing.filter((mode) => !isKnownAuthMode(mode));
+  if (unknown.length > 0) {
+    throw new ConfigError({
+      path: 'auth.mode',
+      message: `must be one of: ${AUTH_MODES.join(', ')}, or an installed mode package (${unknown.map(modePackageName).join(', ')} is not installed)`,
+    });
+  }
   const names = missing.map(modePackageName);
   if (config.fallback === 'refuse') {
     throw new ConfigError({

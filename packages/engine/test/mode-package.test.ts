@@ -103,16 +103,18 @@ describe('a mode package outside the monorepo (@authlayer/hmac fixture)', () => 
     await expect((handler as AuthHandler).authenticate(signed)).resolves.toMatchObject({ method: 'hmac' });
   });
 
-  it('behaves as a missing package of a known mode when it is not installed', async () => {
-    const { handler, fallback, logger } = await load(hmacConfig(), missing);
-    expect([handler.method, fallback]).toEqual(['none', true]);
-    expect(logger.text).toEqual([
-      'warn: auth.mode is "hmac" but the package @authlayer/hmac is not installed: falling back to the no-auth ' +
-        'handler, requests are NOT authenticated. Install @authlayer/hmac to authenticate requests.',
-    ]);
-    expect(await configErrorOf(load(hmacConfig({ fallback: 'refuse' }), missing))).toEqual([
-      { path: 'auth.mode', message: 'the package @authlayer/hmac is not installed and auth.fallback is refuse' },
-    ]);
+  it('is a start-up failure when it is not installed (the no-auth fallback is for the known modes only)', async () => {
+    const refused = [
+      {
+        path: 'auth.mode',
+        message:
+          'must be one of: api_key, jwt, oauth2, or an installed mode package (@authlayer/hmac is not installed)',
+      },
+    ];
+    expect(await configErrorOf(load(hmacConfig(), missing))).toEqual(refused);
+    // A typo of a mode in a list, as the contract's regression suite writes it, fails alike.
+    expect(await configErrorOf(load(hmacConfig({ mode: ['api_key', 'hmac'] }), missing))).toEqual(refused);
+    expect(await configErrorOf(load(hmacConfig({ fallback: 'refuse' }), missing))).toEqual(refused);
   });
 
   it('names a scoped package by itself', () => {
