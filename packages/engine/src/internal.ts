@@ -12,7 +12,7 @@ export type { LoadedMode } from './load-mode.js';
 export { importWithPeers, loadRateLimits } from './load-rate-limits.js';
 export { rateLimitHeaders } from './rate-limit/headers.js';
 export type { RateLimits } from './rate-limit/rate-limits.js';
-export { periodOf } from './rate-limit/request-limits.js';
+export { periodOf } from './rate-limit/period.js';
 export { createCarryPool } from './reload/carry-pool.js';
 export { reloadFailure } from './reload/reload-state.js';
 export { watchFiles } from './reload/watch-files.js';

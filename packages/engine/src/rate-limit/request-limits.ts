@@ -1,5 +1,6 @@
 import type { ClientLimits } from '@authlayer/core';
 import { RateLimiterRes } from 'rate-limiter-flexible';
+import { periodOf } from './period.js';
 import type { LimitState } from './headers.js';
 import type { Limiter } from './redis-limiter.js';
 
@@ -98,14 +99,4 @@ function stateOf(name: string, limit: number, windowSeconds: number, result: Con
     remaining: result.remaining,
     resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
   };
-}
-
-/** The UTC calendar day or month of `ms`: its id, its end, and its length in seconds. */
-export function periodOf(ms: number, per: 'day' | 'month'): { id: string; end: number; seconds: number } {
-  const at = new Date(ms);
-  const [year, month, day] = [at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()];
-  const start = per === 'day' ? Date.UTC(year, month, day) : Date.UTC(year, month, 1);
-  const end = per === 'day' ? Date.UTC(year, month, day + 1) : Date.UTC(year, month + 1, 1);
-  const id = new Date(start).toISOString().slice(0, per === 'day' ? 10 : 7);
-  return { id, end, seconds: (end - start) / 1000 };
 }
