@@ -1,7 +1,7 @@
 import type { AuthConfig, HandlerDeps, Logger, ReplayCache } from '@authlayer/core';
 import type { LoadedMode } from './load-mode.js';
 import { loadRateLimits } from './load-rate-limits.js';
-import type { RateLimits } from './rate-limit/rate-limits.js';
+import type { RateLimits } from './rate-limit/verdicts.js';
 import { createCarryPool } from './reload/carry-pool.js';
 import { createRevocationFlow, type RevocationFlow } from './revocation/revocation-flow.js';
 import { createStoreConnector } from './shared-store/store-connector.js';

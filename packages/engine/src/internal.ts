@@ -11,7 +11,7 @@ export { isPackageMissing, loadModeHandler, modePackageName } from './load-mode.
 export type { LoadedMode } from './load-mode.js';
 export { importWithPeers, loadRateLimits } from './load-rate-limits.js';
 export { rateLimitHeaders } from './rate-limit/headers.js';
-export type { RateLimits } from './rate-limit/rate-limits.js';
+export type { RateLimits } from './rate-limit/verdicts.js';
 export { periodOf } from './rate-limit/period.js';
 export { createCarryPool } from './reload/carry-pool.js';
 export { reloadFailure } from './reload/reload-state.js';

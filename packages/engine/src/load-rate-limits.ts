@@ -1,6 +1,6 @@
 import { ConfigError, type AuthConfig, type Logger } from '@authlayer/core';
 import { isPackageMissing } from './load-mode.js';
-import type { RateLimits } from './rate-limit/rate-limits.js';
+import type { RateLimits } from './rate-limit/verdicts.js';
 
 /** The optional peers the rate limits need. */
 const RATE_LIMIT_PACKAGES = ['rate-limiter-flexible', 'ioredis'] as const;

@@ -1,13 +1,8 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Limiter } from './redis-limiter.js';
+import type { FailureReservation } from './verdicts.js';
 
-/** One failure reserved before a verification; settled exactly once when the verdict is known. */
-export interface FailureReservation {
-  /** The credentials were refused (a guess): the reserved failure stays counted. */
-  keep(): void;
-  /** Nothing to count (accepted, no credentials, the provider failed): the failure is given back. */
-  release(): Promise<void>;
-}
+export type { FailureReservation } from './verdicts.js';
 
 /** `failed_auth_per_minute` per client address, reserved before verifying. */
 export interface FailureBudget {

@@ -1,28 +1,15 @@
 import type { ClientLimits, Logger, RateLimitConfig } from '@authlayer/core';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { createFailureBudget, NOTHING_RESERVED, type FailureReservation } from './failure-budget.js';
+import { createFailureBudget, NOTHING_RESERVED } from './failure-budget.js';
 import { createRedisLimiter, type Limiter } from './redis-limiter.js';
 import { connectRedisStore, type RedisStore } from './redis-store.js';
-import { createRequestLimits, type RequestVerdict } from './request-limits.js';
+import { createRequestLimits } from './request-limits.js';
+import type { RateLimits } from './verdicts.js';
+
+export type { RateLimits } from './verdicts.js';
 
 /** The contract's window: limits are per minute. */
 const WINDOW_SECONDS = 60;
-
-/** The limits of a config's `rate_limit`; a wait is in milliseconds, `null` when none. */
-export interface RateLimits {
-  /**
-   * Before any verification: reserves one failure of the client address (`failed_auth_per_minute`),
-   * or resolves with the wait when the address is over it. See `createFailureBudget`.
-   */
-  reserveFailure(address: string): Promise<FailureReservation | number>;
-  /**
-   * After success: counts one request for the identity against `requests_per_minute` (or its
-   * client's own) and its client's quota; the wait when over one, and every limit's state.
-   */
-  consumeRequest(identity: string, client?: ClientLimits): Promise<RequestVerdict>;
-  /** Closes the Redis connection, if any. */
-  close(): void;
-}
 
 /**
  * Builds the limiters of `rate_limit` with rate-limiter-flexible: in memory, or on Redis with an

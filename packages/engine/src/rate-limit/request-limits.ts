@@ -3,12 +3,9 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import { periodOf } from './period.js';
 import type { LimitState } from './headers.js';
 import type { Limiter } from './redis-limiter.js';
+import type { RequestVerdict } from './verdicts.js';
 
-/** The answer for one authenticated request: the wait (ms) when over a limit, and every limit's state. */
-export interface RequestVerdict {
-  readonly wait: number | null;
-  readonly states: readonly LimitState[];
-}
+export type { RequestVerdict } from './verdicts.js';
 
 /** Makes a limiter of `points` per `durationSeconds` on the configured store, under `keyPrefix`. */
 export type MakeLimiter = (points: number, keyPrefix: string, durationSeconds: number) => Limiter;

@@ -17,7 +17,7 @@ import { modeTriedFor } from '../combine-handlers.js';
 import type { DecisionListener } from '../decision.js';
 import { clientAddress } from '../rate-limit/client-address.js';
 import { rateLimitHeaders } from '../rate-limit/headers.js';
-import type { RateLimits } from '../rate-limit/rate-limits.js';
+import type { RateLimits } from '../rate-limit/verdicts.js';
 import { INTERNAL_ANSWER, refusalAnswer, tooManyAnswer, type Answer } from './answer.js';
 import { carriesCredentials, isPreflight } from './credentials.js';
 import { decisionOf, type RequestScope } from './scope.js';
