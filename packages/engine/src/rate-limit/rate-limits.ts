@@ -1,4 +1,4 @@
-import type { ClientLimits, Logger, RateLimitConfig } from '@authlayer/core';
+import type { Logger, RateLimitConfig } from '@authlayer/core';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { createFailureBudget, NOTHING_RESERVED } from './failure-budget.js';
 import { createRedisLimiter, type Limiter } from './redis-limiter.js';
