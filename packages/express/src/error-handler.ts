@@ -1,7 +1,7 @@
 import { isAuthError, isForbiddenError, type AuthError, type ForbiddenError, type Logger } from '@authlayer/core';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { allowedMethods } from './allowed-methods.js';
-import { consoleLogger } from '@authlayer/engine/internal';
+import { consoleLogger, kindOf } from '@authlayer/engine/internal';
 
 /** The codes of the contract's error bodies; no other code is ever sent. */
 export const ERROR_CODES = [
@@ -73,10 +73,8 @@ export function isRefusal(error: unknown): error is AuthError | ForbiddenError {
   return isAuthError(error) || isForbiddenError(error);
 }
 
-/** What kind of thing was thrown, for a log line: never its message, which may hold anything. */
-export function kindOf(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
-}
+/** What kind of thing was thrown, for a log line (the engine's). */
+export { kindOf };
 
 // body-parser's error types (its README, "Errors") and what the contract answers for each.
 const BODY_ERRORS: Readonly<Record<string, [number, ErrorCode, string]>> = {

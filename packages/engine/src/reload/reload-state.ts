@@ -1,4 +1,5 @@
 import { isConfigError } from '@authlayer/core';
+import { kindOf } from '../request/kind-of.js';
 
 /** What `/healthz` shows of the config (contract: the `config` block). */
 export interface ReloadState {
@@ -24,9 +25,7 @@ export interface ReloadEvent {
  * any other error only by its kind, since its message was not written for a log line.
  */
 export function reloadFailure(error: unknown, generation: number): string {
-  const why = isConfigError(error)
-    ? error.message
-    : `unexpected ${error instanceof Error ? error.name : typeof error}${describeCode(error)}`;
+  const why = isConfigError(error) ? error.message : `unexpected ${kindOf(error)}${describeCode(error)}`;
   return `config reload failed: ${why}; generation ${generation} keeps serving`;
 }
 

@@ -20,6 +20,7 @@ import { rateLimitHeaders } from '../rate-limit/headers.js';
 import type { RateLimits } from '../rate-limit/verdicts.js';
 import { INTERNAL_ANSWER, refusalAnswer, tooManyAnswer, type Answer } from './answer.js';
 import { carriesCredentials, isPreflight } from './credentials.js';
+import { kindOf } from './kind-of.js';
 import { decisionOf, type RequestScope } from './scope.js';
 
 /**
@@ -251,9 +252,4 @@ function pathOf(request: EngineRequest): string {
   const url = request.url ?? '';
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
-}
-
-/** What kind of thing was thrown, for a log line: never its message, which may hold anything. */
-export function kindOf(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
 }

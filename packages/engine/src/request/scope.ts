@@ -2,6 +2,7 @@ import { isAuthError, type AuthError, type AuthMethod, type ForbiddenError, type
 import type { startDecisionSpan } from '@authlayer/core/internal';
 import type { Plan } from '../access/access-table.js';
 import type { AuthDecision, DecisionListener } from '../decision.js';
+import { kindOf } from './kind-of.js';
 
 /** An OpenTelemetry span of one decision (see `startDecisionSpan`). */
 export type Span = NonNullable<ReturnType<typeof startDecisionSpan>>;
@@ -91,7 +92,7 @@ export class RequestScope {
     try {
       report(held.to, held.decision, span, held.route, held.at);
     } catch (error) {
-      held.to.logger.error(`the onDecision listener failed (${error instanceof Error ? error.name : typeof error})`);
+      held.to.logger.error(`the onDecision listener failed (${kindOf(error)})`);
     }
   }
 
