@@ -135,6 +135,12 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
     limitsOf: (context) => limits.get(context),
     // Its userId is a configured client's name (refused: none), so a metric may label by it.
     clientOf: ({ method, userId }) => (method === handler.method ? (userId ?? '') : undefined),
+    // Keys of one client share its context: the key the request presented says when it ends.
+    credentialExpiry: (_context, request) => {
+      const presented = presentedKeyOf(request, headerName, allowBearer);
+      const end = typeof presented === 'string' ? table(presented)?.expiresAt : undefined;
+      return end === undefined || end === null ? null : { expiresAt: Math.floor(end / 1000), refusedFrom: end };
+    },
   };
   return Object.freeze(handler);
 };

@@ -156,6 +156,22 @@ describe('many keys: expires, with a pinned clock', () => {
     await expect(handler.authenticate(withKey(KEYS.BILLING))).rejects.toMatchObject({ reason: 'credentials_expired' });
   });
 
+  it("says when the presented key ends (credentialExpiry): its own key's day, or null", async () => {
+    const { handler } = await setUp([
+      { name: 'billing', env_var: 'BILLING_API_KEY', expires: '2027-03-01' },
+      { name: 'billing', env_var: 'BILLING_API_KEY_NEXT' },
+    ]);
+    const context = await handler.authenticate(withKey(KEYS.BILLING));
+    const end = Date.parse('2027-03-01T00:00:00Z');
+    expect(handler.credentialExpiry?.(context, withKey(KEYS.BILLING))).toEqual({
+      expiresAt: end / 1000,
+      refusedFrom: end,
+    });
+    expect(handler.credentialExpiry?.(context, withKey(KEYS.BILLING_NEXT))).toBeNull();
+    expect(handler.credentialExpiry?.(context, { headers: {} })).toBeNull();
+    expect(handler.credentialExpiry?.(context, withKey('not-a-key'))).toBeNull();
+  });
+
   it('lets the other live key of the client in when one has expired (rotation)', async () => {
     const { handler } = await setUp([
       { name: 'billing', env_var: 'BILLING_API_KEY', expires: dayOf(NOW - DAY) },

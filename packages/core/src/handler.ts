@@ -166,6 +166,20 @@ export interface AuthHandler {
    * client (a token's subject, an anonymous caller, another mode's decision).
    */
   clientOf?(decision: ClientDecision): string | undefined;
+  /**
+   * Optional: when the credential behind `context` (as `request` presented it) stops being
+   * accepted, for connections held past their request (`auth.hold`) and MCP's `AuthInfo`. `null`:
+   * it does not end by itself (an API key without `expires`). Reads no network, never throws.
+   */
+  credentialExpiry?(context: AuthContext, request: AuthRequest): CredentialExpiry | null;
+}
+
+/** When a credential ends: see {@link AuthHandler.credentialExpiry}. */
+export interface CredentialExpiry {
+  /** The credential's own end, in seconds since the epoch (a token's `exp`). */
+  readonly expiresAt: number;
+  /** From this instant on (milliseconds, the handler's clock) it is refused: `expiresAt` plus any leeway. */
+  readonly refusedFrom: number;
 }
 
 /** What {@link AuthHandler.clientOf} reads of a decision. */

@@ -24,6 +24,7 @@ export type {
   HandlerDeps,
   HandlerDescription,
   ClientDecision,
+  CredentialExpiry,
   ClientLimits,
   HandlerObserver,
   HandlerReadiness,

@@ -98,6 +98,8 @@ export async function combineHandlers(
       handlers.find((handler) => handler.method === context.method)?.limitsOf?.(context),
     clientOf: (decision: ClientDecision) =>
       handlers.find((handler) => handler.method === decision.method)?.clientOf?.(decision),
+    credentialExpiry: (context: AuthContext, request: AuthRequest) =>
+      handlers.find((handler) => handler.method === context.method)?.credentialExpiry?.(context, request) ?? null,
   });
 }
 

@@ -10,6 +10,7 @@ import {
   type HandlerDeps,
   type MaybePromise,
   type SecuritySchemePart,
+  verifiedClaims,
 } from '@authlayer/core';
 import { isPromiseLike } from '@authlayer/core/internal';
 import { createModeSenderConstraint, type PresentedAs } from '@authlayer/sender-constraint';
@@ -171,6 +172,14 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
     securitySchemes: () => constraint?.securitySchemes(JWT_SCHEME) ?? [JWT_SCHEME],
     ...(constraint === null ? {} : { senderConstraint: () => constraint.config }),
     authorizationServers: () => configs.flatMap((jwt) => (jwt.issuer === null ? [] : [jwt.issuer])),
+    credentialExpiry: (context: AuthContext) => {
+      const exp = verifiedClaims(context)?.exp;
+      if (typeof exp !== 'number') return null;
+      // The leeway of the provider that vouched (`issuer` is set only when there are several).
+      const vouched = several ? providers.find((provider) => provider.config.issuer === context.issuer) : providers[0];
+      const leeway = vouched?.config.leewaySeconds ?? jwt.leewaySeconds;
+      return { expiresAt: exp, refusedFrom: (exp + leeway) * 1000 };
+    },
   });
 }
 

@@ -123,3 +123,21 @@ describe('the nine algorithms of the spec', () => {
     await expect(handler.authenticate(bearer(foreign))).rejects.toMatchObject(failure('algorithm_not_allowed'));
   });
 });
+
+describe('credentialExpiry', () => {
+  it("is the token's exp, refused from exp plus the leeway on", async () => {
+    const key = await createSigningKey('ES256');
+    const { handler, token } = await staticHandler(key, { leeway_seconds: 7 });
+    const context = await handler.authenticate(bearer(await token()));
+    expect(handler.credentialExpiry?.(context, { headers: {} })).toEqual({
+      expiresAt: NOW + 300,
+      refusedFrom: (NOW + 307) * 1000,
+    });
+  });
+
+  it('is null for a context without verified claims', async () => {
+    const key = await createSigningKey('ES256');
+    const { handler } = await staticHandler(key);
+    expect(handler.credentialExpiry?.(createAuthContext({ method: 'jwt', userId: 'u' }), { headers: {} })).toBeNull();
+  });
+});

@@ -12,7 +12,7 @@ import {
   type SigningKey,
 } from '@authlayer/testkit';
 import { createJwtHandler } from '../src/index.js';
-import { bearer, failure, jwtConfig, now, validClaims } from './fixtures.js';
+import { bearer, failure, jwtConfig, NOW, now, validClaims } from './fixtures.js';
 
 const STATIC_ISSUER = 'https://static.example.com';
 let keys: { a: SigningKey; b: SigningKey; s: SigningKey };
@@ -27,7 +27,13 @@ beforeAll(async () => {
     {
       audience: 'api',
       providers: [
-        { issuer: a.issuer, discovery: true, algorithms: ['RS256'], claims: { roles: 'realm_access.roles' } },
+        {
+          issuer: a.issuer,
+          discovery: true,
+          algorithms: ['RS256'],
+          claims: { roles: 'realm_access.roles' },
+          leeway_seconds: 5,
+        },
         {
           issuer: b.issuer,
           jwks_url: b.url,
@@ -35,7 +41,13 @@ beforeAll(async () => {
           audience: 'b-api',
           claims: { roles: 'groups', tenant_id: 'tid' },
         },
-        { issuer: STATIC_ISSUER, public_key_env: 'S_SECRET', algorithms: ['HS256'], required_claims: ['email'] },
+        {
+          issuer: STATIC_ISSUER,
+          public_key_env: 'S_SECRET',
+          algorithms: ['HS256'],
+          required_claims: ['email'],
+          leeway_seconds: 60,
+        },
       ],
     },
     [{ name: 'admin', permissions: ['invoke'] }],
@@ -67,6 +79,15 @@ describe('providers: several issuers', () => {
     await expect(handler.authenticate(bearer(fromS))).resolves.toMatchObject({ email: 'ada@example.com' });
     expect(a.paths).toEqual(['/.well-known/openid-configuration', '/jwks']);
     expect(b.paths).toEqual(['/jwks']);
+  });
+
+  it("ends each token at its own issuer's leeway", async () => {
+    const fromA = await mintToken(keys.a, validClaims({ iss: a.issuer, aud: 'api' }));
+    const fromS = await mintToken(keys.s, validClaims({ iss: STATIC_ISSUER, aud: 'api', email: 'ada@example.com' }));
+    const expiry = async (token: string) =>
+      handler.credentialExpiry?.(await handler.authenticate(bearer(token)), bearer(token));
+    await expect(expiry(fromA)).resolves.toEqual({ expiresAt: NOW + 300, refusedFrom: (NOW + 300 + 5) * 1000 });
+    await expect(expiry(fromS)).resolves.toEqual({ expiresAt: NOW + 300, refusedFrom: (NOW + 300 + 60) * 1000 });
   });
 
   it("holds each token to its own issuer's rules", async () => {

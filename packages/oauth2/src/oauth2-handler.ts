@@ -9,6 +9,7 @@ import {
   readBearerToken,
   readSecretFile,
   redactUrl,
+  verifiedClaims,
   type AuthConfig,
   type AuthContext,
   type AuthFailure,
@@ -215,6 +216,11 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     securitySchemes: () => constraint?.securitySchemes(OAUTH2_SCHEME) ?? [OAUTH2_SCHEME],
     ...(constraint === null ? {} : { senderConstraint: () => constraint.config }),
     authorizationServers: () => (settings.issuer === null ? [] : [settings.issuer]),
+    // The answer's `exp`, checked already (no leeway: an answer at or past `exp` is refused).
+    credentialExpiry: (context: AuthContext) => {
+      const exp = verifiedClaims(context)?.exp;
+      return typeof exp === 'number' && Number.isFinite(exp) ? { expiresAt: exp, refusedFrom: exp * 1000 } : null;
+    },
   });
 }
 

@@ -33,6 +33,18 @@ describe('createOAuth2Handler against a real provider (oidc-provider, opaque tok
     expect(await authenticate(await provider.obtainToken())).toEqual(REPORTER);
   });
 
+  it("ends a token at the answer's exp, without leeway (credentialExpiry)", async () => {
+    const { handler, authenticate } = await handlerFor(oauth2Config(provider), provider.clients.basic.secret);
+    const token = await provider.obtainToken();
+    const context = await authenticate(token);
+    const expiry = handler.credentialExpiry?.(context, { headers: { authorization: `Bearer ${token}` } });
+    // oidc-provider's access tokens live 300 s here: exp is an integer a few minutes ahead.
+    expect(Number.isInteger(expiry?.expiresAt)).toBe(true);
+    expect(expiry?.refusedFrom).toBe((expiry?.expiresAt ?? 0) * 1000);
+    expect((expiry?.expiresAt ?? 0) * 1000).toBeGreaterThan(Date.now());
+    expect(handler.credentialExpiry?.(REPORTER, { headers: {} })).toBeNull();
+  });
+
   it('answers from the cache until cache_seconds, then asks again and sees the revocation', async () => {
     const { authenticate, clock } = await handlerFor(
       oauth2Config(provider, { cache_seconds: 60 }),
