@@ -166,6 +166,7 @@ describe('many keys: expires, with a pinned clock', () => {
     expect(handler.credentialExpiry?.(context, withKey(KEYS.BILLING))).toEqual({
       expiresAt: end / 1000,
       refusedFrom: end,
+      reason: 'credentials_expired',
     });
     expect(handler.credentialExpiry?.(context, withKey(KEYS.BILLING_NEXT))).toBeNull();
     expect(handler.credentialExpiry?.(context, { headers: {} })).toBeNull();

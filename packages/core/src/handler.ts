@@ -180,6 +180,8 @@ export interface CredentialExpiry {
   readonly expiresAt: number;
   /** From this instant on (milliseconds, the handler's clock) it is refused: `expiresAt` plus any leeway. */
   readonly refusedFrom: number;
+  /** The reason of the 401 it then gets: `token_expired` (a token), `credentials_expired` (an API key). */
+  readonly reason: 'token_expired' | 'credentials_expired';
 }
 
 /** What {@link AuthHandler.clientOf} reads of a decision. */

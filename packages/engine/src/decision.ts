@@ -2,9 +2,17 @@ import type { AuthMethod } from '@authlayer/core';
 
 /**
  * How a request's authentication (and, with `auth.access`, authorization) ended: `forbidden` is a
- * 403 of the table, `would_refuse` one that `report_only` let through.
+ * 403 of the table, `would_refuse` one that `report_only` let through; `ended` is a held request
+ * (`auth.hold`) whose authority ended after it was let through.
  */
-export type DecisionOutcome = 'allowed' | 'refused' | 'forbidden' | 'would_refuse' | 'rate_limited' | 'error';
+export type DecisionOutcome =
+  | 'allowed'
+  | 'refused'
+  | 'forbidden'
+  | 'would_refuse'
+  | 'rate_limited'
+  | 'error'
+  | 'ended';
 
 /**
  * One authentication decision, made once per request by the middleware: what the audit line and

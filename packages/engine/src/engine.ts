@@ -14,6 +14,7 @@ import { configSourceOf, keyFilesOf } from '@authlayer/core/internal';
 import { Connections } from './connections.js';
 import type { DecisionListener } from './decision.js';
 import { buildGeneration, type Generation } from './generation.js';
+import { Holds, type EndHold, type HoldRequest } from './held/holds.js';
 import type { ImportModule } from './load-mode.js';
 import { consoleLogger } from './logger.js';
 import { reloadFailure, type ReloadEvent, type ReloadState } from './reload/reload-state.js';
@@ -77,7 +78,14 @@ export interface Engine {
   revoke(entry: string, options?: RevokeOptions): Promise<Revocation>;
   unrevoke(entry: string): Promise<boolean>;
   revocations(): Promise<Revocation[]>;
-  /** Releases the Redis connections and file watches. */
+  /**
+   * Holds a request whose answer outlives it until its authority ends, then calls `end(reason)`
+   * once; returns the release (see `AuthMiddleware.hold`).
+   */
+  hold(request: HoldRequest, end: EndHold): () => void;
+  /** How many requests are held now. */
+  held(): number;
+  /** Releases the Redis connections and file watches, and forgets the holds. */
   close(): Promise<void>;
 }
 
@@ -120,7 +128,26 @@ export async function createEngine(config: AuthConfig | object, options: EngineS
     });
   const given = prepare(config);
   const first = await build(given);
-  const swap = createSwap(first, configSourceOf(given), { connections, prepare, build, logger, now, options });
+  let holds: Holds | null = null;
+  const swap = createSwap(first, configSourceOf(given), {
+    connections,
+    prepare,
+    build,
+    logger,
+    now,
+    options,
+    swapped: (next) => holds?.rejudge(next),
+  });
+  const revocations = connections.revocationFlow?.store;
+  holds = new Holds({
+    now,
+    logger,
+    onDecision: options.onDecision,
+    current: swap.current,
+    isRevoked: (context) => revocations?.isRevoked(context) ?? false,
+  });
+  const held = holds;
+  revocations?.onChange(() => held.revoked());
   const revocation = revocationApi(connections.revocationFlow);
   return {
     current: swap.current,
@@ -130,8 +157,11 @@ export async function createEngine(config: AuthConfig | object, options: EngineS
     readiness: () =>
       readinessWith(swap.current().loaded.handler.readiness?.() ?? ALWAYS_READY, connections.revocationFlow),
     ...revocation,
+    hold: (request, end) => held.hold(request, end),
+    held: () => held.size,
     close: async () => {
       swap.close();
+      held.clear();
       connections.close();
     },
   };
@@ -144,6 +174,8 @@ interface SwapDeps {
   readonly logger: Logger;
   readonly now: () => number;
   readonly options: EngineSetup;
+  /** Told of each generation swapped in, before the reload resolves (held requests are re-judged). */
+  readonly swapped: (next: Generation) => void;
 }
 
 /**
@@ -169,6 +201,7 @@ function createSwap(first: Generation, firstSource: string | null, deps: SwapDep
       options.checkReload?.(built);
       current = built;
       pool.end(true);
+      deps.swapped(built);
       source = configSourceOf(prepared) ?? source;
       state = { generation: state.generation + 1, loadedAt: new Date(now()).toISOString(), lastReloadError: null };
       logger.info(`config reloaded: generation ${state.generation} serves`);

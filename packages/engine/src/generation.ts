@@ -42,6 +42,8 @@ export interface Generation {
    * it): what to do with it. Sets `scope.plan` when rules are to be checked once the caller is known.
    */
   access(method: string, path: string, request: EngineRequest, scope: RequestScope): AccessStep;
+  /** What the `access` table asks of a request to `method` and `path` (what `access` acts on). */
+  plan(method: string, path: string, request: Pick<AuthRequest, 'method' | 'headers'>): Plan;
   /**
    * What to do with a request whose plan the adapter made itself (Fastify: with `planFor` over the
    * entries whose keys name the route the framework chose, once per route): as `access` after it
@@ -129,6 +131,7 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     auth: { ...base, authenticate, optional: null },
     optional: { ...base, authenticate, optional: optionalHeaders },
     access: (method, path, request, scope) => step(planOf(table, method, path, request, fallback), scope),
+    plan: (method, path, request) => planOf(table, method, path, request, fallback),
     step,
     accessFor: (method, path) => {
       const plan = planFor(matchEntries(table, method, path), fallback);

@@ -14,7 +14,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { runAccess } from './access/access-middleware.js';
 import { createGuardedApps } from './access/guarded-apps.js';
 import { unmatchedKeys } from './access/unmatched-rules.js';
-import { runFlow } from './run.js';
+import { existingScopeOf, runFlow } from './run.js';
+import type { IncomingMessage } from 'node:http';
 import { createUpgrade, type UpgradeListener } from './upgrade.js';
 
 declare global {
@@ -111,6 +112,25 @@ export interface AuthMiddleware extends RouteMiddleware {
    *   wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))));
    */
   upgrade(handler: UpgradeListener): UpgradeListener;
+  /**
+   * Holds a request whose answer outlives it (a WebSocket from `auth.upgrade`, a server-sent-events
+   * stream) and calls `end(reason)` once when its authority ends: its credential's expiry (a
+   * token's `exp` plus `leeway_seconds`, an API key's `expires`: `token_expired`,
+   * `credentials_expired`), a revocation of it on any replica (`token_revoked`, within a second),
+   * or a reload after which its route would refuse it (`route_denied`, `permission_missing`, ...).
+   * Each end is a decision (`outcome: "ended"`). Returns the release, for a connection that ends on
+   * its own: call it on close, and nothing of the hold is kept. `end` must not throw (it is logged).
+   *
+   * @example
+   * app.get('/events', auth, (req, res) => {
+   *   res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+   *   const release = auth.hold(req, () => res.end());
+   *   res.on('close', release);
+   * });
+   */
+  hold(req: IncomingMessage & { auth?: AuthContext }, end: (reason: string) => void): () => void;
+  /** How many requests `hold` holds now (the `authlayer_held_connections` gauge). */
+  readonly heldConnections: number;
   /**
    * RFC 9728 protected resource metadata from the config's `resource` section: where to serve it
    * (`url`) and the JSON (`document`); `null` without a `resource` section.
@@ -232,6 +252,27 @@ export async function createAuthMiddleware(
       value: (handler: UpgradeListener) => createUpgrade(current, options.logger ?? consoleLogger, handler),
       enumerable: true,
     },
+    hold: {
+      value: (req: IncomingMessage & { auth?: AuthContext }, end: (reason: string) => void) => {
+        const scope = existingScopeOf(req);
+        const judged = scope?.judged ?? null;
+        return engine.hold(
+          {
+            context: req.auth,
+            request: req,
+            requestId: scope?.id() ?? null,
+            // Only the route is kept, not the request (a preflight's headers are all `plan` reads).
+            planOf:
+              judged === null
+                ? () => null
+                : (generation) => generation.plan(judged.method, judged.path, { headers: {} }),
+          },
+          end,
+        );
+      },
+      enumerable: true,
+    },
+    heldConnections: { get: engine.held, enumerable: true },
     describe: { value: engine.describe, enumerable: true },
     readiness: { value: engine.readiness, enumerable: true },
     revoke: { value: engine.revoke, enumerable: true },

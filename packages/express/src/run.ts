@@ -1,6 +1,7 @@
 import type { AuthContext } from '@authlayer/core';
 import { decide, RequestScope, type Answer, type Flow, type Outcome } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { sendError } from './error-handler.js';
 import { sendContinueIfAwaited } from './expect-continue.js';
 import { requestIdOf } from './request-id.js';
@@ -10,7 +11,7 @@ import { requestIdOf } from './request-id.js';
 
 const SCOPE = Symbol('authlayer.scope');
 
-type Scoped = Request & { [SCOPE]?: RequestScope };
+type Scoped = IncomingMessage & { [SCOPE]?: RequestScope };
 
 /** The request's scope, made on first use (one per request, whichever middleware comes first). */
 export function scopeOf(req: Request, res: Response): RequestScope {
@@ -19,8 +20,13 @@ export function scopeOf(req: Request, res: Response): RequestScope {
 }
 
 /** The request's scope when an authlayer middleware ran before, else undefined. */
-export function existingScopeOf(req: Request): RequestScope | undefined {
+export function existingScopeOf(req: IncomingMessage): RequestScope | undefined {
   return (req as Scoped)[SCOPE];
+}
+
+/** Keeps `scope` with a request that is no Express request (an upgrade), for `auth.hold`. */
+export function holdScope(req: IncomingMessage, scope: RequestScope): void {
+  (req as Scoped)[SCOPE] = scope;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { kindOf } from './error-handler.js';
+import { holdScope } from './run.js';
 
 /** An upgrade request as `auth.upgrade` hands it on: `auth` is set when a caller authenticated. */
 export type UpgradeRequest = IncomingMessage & { auth?: AuthContext };
@@ -40,6 +41,10 @@ export function createUpgrade(
     const onError = (): void => void socket.destroy();
     socket.on('error', onError);
     const scope = new RequestScope(() => null);
+    // Kept with the request, so `auth.hold(req, end)` re-judges the upgrade as the GET it was.
+    holdScope(req, scope);
+    const path = pathOf(req.url);
+    scope.judged = { method: 'GET', path };
     // A server's request always has its method (the type allows none for a client's response).
     const request = req as EngineRequest;
     const settle = (outcome: Outcome): void => {
@@ -62,7 +67,7 @@ export function createUpgrade(
     };
     let outcome: Outcome | Promise<Outcome>;
     try {
-      const step = current().access('GET', pathOf(req.url), request, scope);
+      const step = current().access('GET', path, request, scope);
       if (step.kind === 'public') return settle({ pass: true, context: undefined, headers: [] });
       outcome = step.kind === 'denied' ? step.outcome : decide(step.flow, request, scope);
     } catch (error) {

@@ -132,6 +132,7 @@ describe('credentialExpiry', () => {
     expect(handler.credentialExpiry?.(context, { headers: {} })).toEqual({
       expiresAt: NOW + 300,
       refusedFrom: (NOW + 307) * 1000,
+      reason: 'token_expired',
     });
   });
 

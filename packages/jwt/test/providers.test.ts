@@ -86,8 +86,16 @@ describe('providers: several issuers', () => {
     const fromS = await mintToken(keys.s, validClaims({ iss: STATIC_ISSUER, aud: 'api', email: 'ada@example.com' }));
     const expiry = async (token: string) =>
       handler.credentialExpiry?.(await handler.authenticate(bearer(token)), bearer(token));
-    await expect(expiry(fromA)).resolves.toEqual({ expiresAt: NOW + 300, refusedFrom: (NOW + 300 + 5) * 1000 });
-    await expect(expiry(fromS)).resolves.toEqual({ expiresAt: NOW + 300, refusedFrom: (NOW + 300 + 60) * 1000 });
+    await expect(expiry(fromA)).resolves.toEqual({
+      expiresAt: NOW + 300,
+      refusedFrom: (NOW + 300 + 5) * 1000,
+      reason: 'token_expired',
+    });
+    await expect(expiry(fromS)).resolves.toEqual({
+      expiresAt: NOW + 300,
+      refusedFrom: (NOW + 300 + 60) * 1000,
+      reason: 'token_expired',
+    });
   });
 
   it("holds each token to its own issuer's rules", async () => {

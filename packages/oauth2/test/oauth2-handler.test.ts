@@ -41,6 +41,7 @@ describe('createOAuth2Handler against a real provider (oidc-provider, opaque tok
     // oidc-provider's access tokens live 300 s here: exp is an integer a few minutes ahead.
     expect(Number.isInteger(expiry?.expiresAt)).toBe(true);
     expect(expiry?.refusedFrom).toBe((expiry?.expiresAt ?? 0) * 1000);
+    expect(expiry?.reason).toBe('token_expired');
     expect((expiry?.expiresAt ?? 0) * 1000).toBeGreaterThan(Date.now());
     expect(handler.credentialExpiry?.(REPORTER, { headers: {} })).toBeNull();
   });

@@ -40,6 +40,8 @@ export class RequestScope {
   plan: Plan | null = null;
   /** `auth.optional` let the request through without credentials: the 401 it was spared. */
   anonymousBecause: AuthError | null = null;
+  /** The method and path the `access` table judged the request as (null: it did not judge it). */
+  judged: { readonly method: string; readonly path: string } | null = null;
   private held: Held | null = null;
   private done = false;
 

@@ -20,6 +20,8 @@ export interface RevocationStore extends RevocationCommands {
   isRevoked(context: AuthContext): boolean;
   /** Applies a change this process made to its copy at once (Redis tells the others). */
   apply(entry: string, until: number | null): void;
+  /** Calls `listener` after each change of this process's copy (a message, its own, a full load). */
+  onChange(listener: () => void): void;
   state(): RevocationState;
   close(): void;
 }
@@ -46,6 +48,11 @@ export async function followRevocations(url: string, logger: Logger, now: () => 
   const client = new Redis(url, CONNECTION);
   const subscriber = new Redis(url, { ...CONNECTION, autoResubscribe: false });
   const list = createRevocationList();
+  const listeners: (() => void)[] = [];
+  // A listener's failure must not stop the list from following Redis: it is the listener's to log.
+  const changed = (): void => {
+    for (const listener of listeners) listener();
+  };
   let state: RevocationState = 'unavailable';
   let warned = false;
   let closed = false;
@@ -76,6 +83,7 @@ export async function followRevocations(url: string, logger: Logger, now: () => 
       const snapshot = pairsOf(await loadRevocations(client, now()));
       if (mine !== attempt) return list.abortLoad();
       list.finishLoad(snapshot);
+      changed();
     } catch {
       list.abortLoad();
       if (mine !== attempt) return;
@@ -95,7 +103,9 @@ export async function followRevocations(url: string, logger: Logger, now: () => 
   };
   subscriber.on('message', (_channel: string, message: string) => {
     const change = parseChange(message);
-    if (change !== null) list.apply(change.entry, change.until);
+    if (change === null) return;
+    list.apply(change.entry, change.until);
+    changed();
   });
   subscriber.on('ready', () => {
     const mine = ++attempt;
@@ -114,7 +124,11 @@ export async function followRevocations(url: string, logger: Logger, now: () => 
   return {
     ...revocationCommands(client, now),
     isRevoked: (context) => list.isRevoked(context, now()),
-    apply: (entry, until) => list.apply(entry, until),
+    apply: (entry, until) => {
+      list.apply(entry, until);
+      changed();
+    },
+    onChange: (listener) => void listeners.push(listener),
     state: () => state,
     close() {
       closed = true;

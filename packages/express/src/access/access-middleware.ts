@@ -11,6 +11,7 @@ import { apply, runFlow, scopeOf } from '../run.js';
  */
 export function runAccess(generation: Generation, method: string, req: Request, res: Response, next: NextFunction) {
   const scope = scopeOf(req, res);
+  scope.judged = { method, path: req.path };
   let step: ReturnType<Generation['access']>;
   try {
     step = generation.access(method, req.path, req, scope);
