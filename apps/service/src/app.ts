@@ -85,6 +85,7 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
       metrics.observe(decision, auth.handler);
     },
   });
+  metrics.holding(() => auth.heldConnections);
   const app = express();
   app.disable('x-powered-by');
   app.use(requestId());

@@ -1,7 +1,7 @@
 import type { AuthHandler } from '@authlayer/core';
 import type { AuthDecision } from '@authlayer/express';
 import type { RequestHandler } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The service's Prometheus metrics (contract, "Operations"), in a registry of their own. */
 export interface ServiceMetrics {
@@ -17,6 +17,8 @@ export interface ServiceMetrics {
   tokenCache(result: string): void;
   /** Counts one config reload (`ok` or `failed`). */
   reload(event: { readonly result: string }): void;
+  /** Where `authlayer_held_connections` reads its value (`auth.heldConnections`) when scraped. */
+  holding(count: () => number): void;
   /** `GET /metrics`: the Prometheus text format. */
   readonly handler: RequestHandler;
 }
@@ -25,7 +27,8 @@ export interface ServiceMetrics {
  * Makes the metrics: `authlayer_auth_decisions_total{method,outcome,reason}`,
  * `authlayer_auth_duration_seconds{method,outcome}` (histogram),
  * `authlayer_key_fetches_total{result}`, `authlayer_token_cache_total{result}`,
- * `authlayer_api_key_requests_total{client,outcome}`, `authlayer_config_reloads_total{result}`, and Node's
+ * `authlayer_api_key_requests_total{client,outcome}`, `authlayer_config_reloads_total{result}`,
+ * `authlayer_held_connections` (gauge: requests held by `auth.hold`), and Node's
  * default process metrics (`process_resident_memory_bytes`, ...).
  */
 export function createServiceMetrics(): ServiceMetrics {
@@ -68,12 +71,23 @@ export function createServiceMetrics(): ServiceMetrics {
     labelNames: ['result'] as const,
     registers: [registry],
   });
+  let heldCount = (): number => 0;
+  new Gauge({
+    name: 'authlayer_held_connections',
+    help: 'Requests held open past their answer (WebSockets, streams) until their authority ends',
+    registers: [registry],
+    collect() {
+      this.set(heldCount());
+    },
+  });
   return {
     registry,
     reload: ({ result }) => reloads.inc({ result }),
+    holding: (count) => void (heldCount = count),
     observe: ({ method, outcome, reason, userId, durationMs }, handler) => {
       decisions.inc({ method, outcome, reason: reason ?? '' });
-      duration.observe({ method, outcome }, durationMs / 1000);
+      // An end of a held request lasted as long as it was held: not a decision's duration.
+      if (outcome !== 'ended') duration.observe({ method, outcome }, durationMs / 1000);
       // The handler names a client only once the credential matched a configured one (an API key's
       // name): the label's values are bounded by the config, whatever keys clients send.
       const client = handler?.clientOf?.({ method, userId });

@@ -51,6 +51,31 @@ describe('GET /metrics', () => {
     await app.shutdown();
   });
 
+  it('authlayer_held_connections counts held requests; an end counts as a decision, with no duration', async () => {
+    const app = await createApp({ auth: { mode: 'api_key' }, metrics: true }, options);
+    const scrape = async () => (await request(app).get('/metrics').expect(200)).text;
+    const held = {
+      headers: { 'x-api-key': KEY },
+      auth: await app.auth.handler.authenticate({ headers: { 'x-api-key': KEY } }),
+    };
+    const release = app.auth.hold(held as never, () => undefined);
+    expect(await scrape()).toContain('# TYPE authlayer_held_connections gauge');
+    expect(sample(await scrape(), 'authlayer_held_connections')).toBe(1);
+    release();
+    expect(sample(await scrape(), 'authlayer_held_connections')).toBe(0);
+    // A reload after which its mode no longer authenticates anyone ends it.
+    const ended: string[] = [];
+    app.auth.hold(held as never, (reason) => ended.push(reason));
+    await app.auth.reload({ auth: { mode: 'api_key', api_keys: { enabled: false } }, metrics: true });
+    expect(ended).toEqual(['credentials_missing']);
+    const text = await scrape();
+    expect(
+      sample(text, 'authlayer_auth_decisions_total{method="api_key",outcome="ended",reason="credentials_missing"}'),
+    ).toBe(1);
+    expect(text).not.toContain('outcome="ended"}');
+    await app.shutdown();
+  });
+
   it('is not served by default (404), and the metrics option overrides the config', async () => {
     await request(await createApp({ auth: { mode: 'api_key' } }, options))
       .get('/metrics')

@@ -84,6 +84,15 @@ export interface AuthlayerApi {
   readiness(): AuthReadiness;
   /** RFC 9728 protected resource metadata (`url`, `document`); `null` without `resource`. */
   resourceMetadata(): { readonly url: string; readonly document: Readonly<Record<string, unknown>> } | null;
+  /**
+   * Holds a request whose answer outlives it (a `@fastify/websocket` route, a server-sent-events
+   * stream) and calls `end(reason)` once when its authority ends: its credential's expiry, a
+   * revocation on any replica, a reload after which its route would refuse it; as
+   * `AuthMiddleware.hold`. Returns the release: call it when the connection closes.
+   */
+  hold(request: FastifyRequest, end: (reason: string) => void): () => void;
+  /** How many requests `hold` holds now. */
+  readonly heldConnections: number;
 }
 
 /** Fastify's logger as core's Logger: one message per line. */
@@ -201,6 +210,24 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
     describe: engine.describe,
     readiness: engine.readiness,
     resourceMetadata: () => current().resourceMetadata(),
+    hold: (request, end) => {
+      const { method } = request;
+      const url = request.routeOptions.url;
+      const params = request.params;
+      return engine.hold(
+        {
+          context: request.auth,
+          request: request.raw,
+          requestId: request.id,
+          // The route Fastify chose, judged by each new generation's table as its hook would.
+          planOf: (generation) => planOfRequest(routePlanOf(generation, method, url), params),
+        },
+        end,
+      );
+    },
+    get heldConnections() {
+      return engine.held();
+    },
   };
   app.decorate('authlayer', api);
 };
