@@ -20,6 +20,17 @@ const WRONG_KEY = 'not-the-key-0000';
 const LISTENING = /listening on port (\d+)/;
 
 const API_KEY_CONFIG = `auth:\n  mode: api_key\n  api_keys:\n    env_var: SERVICE_API_KEY\n`;
+const FASTIFY_CONFIG = [
+  API_KEY_CONFIG.trimEnd(),
+  'roles:',
+  '  - name: reader',
+  '    permissions: [reports:read]',
+  'access:',
+  "  'POST /invoke': authenticated",
+  "  'GET /reports/:id': { permissions: [reports:read] }",
+  "  'GET /health': public",
+  '',
+].join('\n');
 const JWT_CONFIG = [
   'auth:',
   '  mode: jwt',
@@ -63,6 +74,7 @@ beforeAll(async () => {
   const adapter = [tarballs['@authlayer/core']!, tarballs['@authlayer/express']!];
   const wanted = {
     'api-key': [...adapter, tarballs['@authlayer/api-key']!],
+    fastify: ['core', 'engine', 'api-key', 'fastify'].map((name) => tarballs[`@authlayer/${name}`]!),
     'jwt-missing': [...adapter, tarballs['@authlayer/api-key']!],
     ...(WITH_JWT
       ? {
@@ -79,7 +91,8 @@ beforeAll(async () => {
   await Promise.all(
     Object.entries(wanted).map(async ([app, files]) => {
       apps[app] = join(work, app);
-      await createOutsideApp(apps[app], files, app === 'api-key' ? API_KEY_CONFIG : JWT_CONFIG);
+      const config = { 'api-key': API_KEY_CONFIG, fastify: FASTIFY_CONFIG }[app] ?? JWT_CONFIG;
+      await createOutsideApp(apps[app], files, config, app === 'fastify' ? 'fastify' : 'express');
     }),
   );
   // Packing and npm installs: about a minute alone on 2 cores, many at load 16. A safety net only.
@@ -154,6 +167,36 @@ describe('an app with core, express and api-key from their tarballs', () => {
   it('type-checks a TypeScript app against the packed types (req.auth without a cast, guards, auth.optional, ForbiddenError)', async () => {
     const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     await expect(run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: apps['api-key']! })).resolves.toBeDefined();
+  });
+});
+
+describe('a Fastify app with core, engine, api-key and fastify from their tarballs', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await start('fastify', { SERVICE_API_KEY: API_KEY });
+  });
+
+  it('installs exactly the four packages it asked for', () => {
+    expect(readdirSync(join(apps.fastify!, 'node_modules', '@authlayer')).sort()).toEqual([
+      'api-key',
+      'core',
+      'engine',
+      'fastify',
+    ]);
+  });
+
+  it('answers as the Express adapter does: 200 with the AuthContext, 401 with the challenge, 403, public', async () => {
+    const ok = await invoke(server, { 'X-API-Key': API_KEY });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ method: 'api_key', userId: 'SERVICE_API_KEY', roles: [] });
+    const refused = await invoke(server, { 'X-API-Key': WRONG_KEY });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^ApiKey realm="authlayer", header="X-API-Key"/);
+    expect(await refused.json()).toEqual({ error: 'unauthorized', message: 'the credentials are not valid' });
+    const forbidden = await fetch(`${server.url}/reports/7`, { headers: { 'X-API-Key': API_KEY } });
+    expect(forbidden.status).toBe(403);
+    expect(await forbidden.json()).toMatchObject({ error: 'forbidden' });
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
 });
 

@@ -88,9 +88,28 @@ const TSCONFIG = {
   files: ['typed.ts'],
 };
 
+/** The same app on Fastify 5, with `@authlayer/fastify` and the `access` table of its config. */
+export const FASTIFY_SOURCE = `import Fastify from 'fastify';
+import { fileURLToPath } from 'node:url';
+import authlayer from '@authlayer/fastify';
+import { loadConfig } from '@authlayer/core';
+
+const app = Fastify();
+await app.register(authlayer, { config: await loadConfig(fileURLToPath(new URL('./service.yaml', import.meta.url))) });
+app.post('/invoke', async (request) => request.auth);
+app.get('/reports/:id', async (request) => ({ id: request.params.id, by: request.auth.userId }));
+app.get('/health', async () => ({ ok: true }));
+await app.listen({ port: 0, host: '127.0.0.1' });
+console.log('listening on port ' + app.server.address().port);
+process.once('SIGTERM', () => app.close());
+`;
+
 export interface OutsideApp {
   readonly dir: string;
 }
+
+/** What the app is written with: Express 5 (the default) or Fastify 5. */
+export type Framework = 'express' | 'fastify';
 
 /**
  * Creates an app folder (outside the workspace) that depends on the given tarballs and express 5,
@@ -100,18 +119,19 @@ export async function createOutsideApp(
   dir: string,
   tarballs: readonly string[],
   configYaml: string,
+  framework: Framework = 'express',
 ): Promise<OutsideApp> {
   mkdirSync(dir, { recursive: true });
   // `npm install <tarball>...` records each under the name in its own package.json, as a user's would.
   const manifest = { name: 'outside-app', version: '1.0.0', private: true, type: 'module' };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(dir, 'service.yaml'), configYaml);
-  writeFileSync(join(dir, 'server.mjs'), SERVER_SOURCE);
+  writeFileSync(join(dir, 'server.mjs'), framework === 'express' ? SERVER_SOURCE : FASTIFY_SOURCE);
   writeFileSync(join(dir, 'typed.ts'), TYPED_SOURCE);
   writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
   await run(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs, 'express@^5'],
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs, `${framework}@^5`],
     {
       cwd: dir,
       env: { ...process.env, npm_config_update_notifier: 'false' },
