@@ -19,6 +19,9 @@ export interface RouteSpec {
 export interface Served {
   readonly url: string;
   readonly decisions: AuthDecision[];
+  /** The adapter's `revoke` and `reload` (Express: `auth.*`; Fastify: `app.authlayer.*`). */
+  revoke(entry: string): Promise<unknown>;
+  reload(config: object): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -52,6 +55,8 @@ export async function serveExpress(config: object, routes: readonly RouteSpec[],
   return {
     url: `http://127.0.0.1:${port}`,
     decisions,
+    revoke: (entry) => auth.revoke(entry),
+    reload: (next) => auth.reload(next),
     close: async () => {
       server.closeAllConnections();
       server.close();
@@ -87,6 +92,8 @@ export async function serveFastify(
     url: `http://127.0.0.1:${port}`,
     decisions,
     app,
+    revoke: (entry) => app.authlayer.revoke(entry),
+    reload: (next) => app.authlayer.reload(next),
     close: async () => {
       await app.close();
     },
