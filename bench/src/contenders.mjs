@@ -23,7 +23,10 @@ const both = ['one', 'pool'];
  * authenticated caller, 49 other routes (never matched by the load) have words and rule objects
  * over parameters, so every request is matched against every pattern the table holds.
  */
-export function accessTable50() {
+export function accessTable50(framework = 'express') {
+  // Express's path syntax has an optional wildcard segment; a Fastify key names a route as it is
+  // registered (`/*rest` is Fastify's `/*`, see fastifyTableRoutes).
+  const tail = framework === 'fastify' ? '/*rest' : '{/*rest}';
   const table = { 'POST /invoke': 'authenticated' };
   const kinds = [
     'public',
@@ -35,9 +38,25 @@ export function accessTable50() {
   ];
   for (let i = 0; Object.keys(table).length < 50; i += 1) {
     const method = ['GET', 'POST', 'PUT', 'DELETE', '*'][i % 5];
-    table[`${method} /api/v${1 + (i % 3)}/resource-${i}/:id{/*rest}`] = kinds[i % kinds.length];
+    table[`${method} /api/v${1 + (i % 3)}/resource-${i}/:id${tail}`] = kinds[i % kinds.length];
   }
   return table;
+}
+
+/**
+ * The routes a Fastify app needs for the keys of `accessTable50('fastify')` other than
+ * `POST /invoke`: `@authlayer/fastify` refuses (at `app.ready()`) a key that names no registered
+ * route, so the app registers them (never reached by the load; the router holds 49 more routes).
+ */
+function fastifyTableRoutes(app, table) {
+  const handler = async () => ({ never: 'reached' });
+  for (const key of Object.keys(table)) {
+    if (key === 'POST /invoke') continue;
+    const [method, pattern] = key.split(' ');
+    const url = pattern.replace(/\*rest$/, '*');
+    if (method === '*') app.all(url, handler);
+    else app.route({ method, url, handler });
+  }
 }
 
 /** The middleware a contender mounts: `auth`, or `auth.access` when it carries the 50-entry table. */
@@ -408,16 +427,162 @@ const identityFloor = () => ({
   },
 });
 
+/**
+ * The configuration the docs recommend for production, every feature on at once: `access` with
+ * the 50-entry table (through `auth.access` on Express), `rate_limit` on the memory store with a
+ * client limit (10⁹ a minute, never reached: API key, the `keys` client's own
+ * `requests_per_minute`; JWT, `rate_limit.requests_per_minute`, per `sub`), `revocation.store` on
+ * the bench's redis-server (the list empty). `kind`: `api-key` (the spec's key as one `keys`
+ * client) or `jwt-rs256` (PEM via `public_key_env`).
+ */
+function productionConfig(kind, env, framework) {
+  const auth =
+    kind === 'api-key'
+      ? {
+          mode: 'api_key',
+          api_keys: { keys: [{ name: 'bench', env_var: ENV.apiKey, requests_per_minute: 1_000_000_000 }] },
+        }
+      : {
+          mode: 'jwt',
+          jwt: { issuer: ISSUER, audience: AUDIENCE, algorithms: ['RS256'], public_key_env: ENV.RS256 },
+        };
+  return {
+    auth,
+    access: accessTable50(framework),
+    rate_limit: { requests_per_minute: 1_000_000_000, store: 'memory' },
+    revocation: { store: env[ENV.redisUrl] },
+  };
+}
+
+const PRODUCTION_LABEL = 'access 50 entries + rate_limit (memory) with a client limit + revocation.store (local Redis)';
+
+/** The production configuration on Express: `createAuthMiddleware(config).access`. */
+const authlayerProduction = (kind) => ({
+  id: `authlayer-prod-${kind}`,
+  family: 'authlayer, production config',
+  label: `authlayer ${kind === 'api-key' ? 'API key (X-API-Key)' : 'JWT, PEM via public_key_env'}, production config: ${PRODUCTION_LABEL}`,
+  alg: kind === 'api-key' ? null : 'RS256',
+  ...(kind === 'api-key' ? { header: 'x-api-key', apiKeys: 'one' } : {}),
+  workloads: kind === 'api-key' ? ['one'] : both,
+  needsRedis: true,
+  needsAuthlayerJwt: kind !== 'api-key',
+  async build(env) {
+    const { createAuthMiddleware } = await import('@authlayer/express');
+    const { importModeFromBench } = await import('./authlayer-jwt.mjs');
+    const auth = await createAuthMiddleware(productionConfig(kind, env, 'express'), {
+      env,
+      importModule: importModeFromBench,
+    });
+    const method = kind === 'api-key' ? 'api_key' : 'jwt';
+    if (auth.method !== method) throw new Error(`authlayer middleware is "${auth.method}", not ${method}`);
+    return auth.access;
+  },
+});
+
+// Fastify contenders: `build(env)` resolves with a function that sets the app up (registers a
+// plugin, adds a hook) before server.mjs adds `POST /invoke`; null for bare Fastify.
+
+/**
+ * `@authlayer/fastify` (`app.register(authlayer, { config, env, importModule })`): JWT mode with the
+ * key or secret from `public_key_env` (`jwt-rs256` ...), API key mode (`api-key`), or the
+ * production configuration (`prod-api-key`, `prod-jwt-rs256`: the table's other 49 routes
+ * registered, as the plugin wants every key to name a route).
+ */
+const authlayerFastify = (kind, alg = null) => {
+  const prod = kind.startsWith('prod-');
+  const apiKey = kind.endsWith('api-key');
+  const source = alg === 'HS256' ? 'secret' : 'pem';
+  const id = kind === 'jwt' ? `authlayer-fastify-jwt-${alg.toLowerCase()}-${source}` : `authlayer-fastify-${kind}`;
+  const what = apiKey ? 'API key (X-API-Key)' : `JWT, ${source === 'secret' ? 'secret' : 'PEM'} via public_key_env`;
+  return {
+    id,
+    framework: 'fastify',
+    family: prod ? 'authlayer on Fastify, production config' : 'authlayer on Fastify',
+    label: `@authlayer/fastify ${what}${prod ? `, production config: ${PRODUCTION_LABEL}` : ''}`,
+    alg: apiKey ? null : (alg ?? 'RS256'),
+    ...(apiKey ? { header: 'x-api-key', apiKeys: 'one' } : {}),
+    workloads: apiKey ? ['one'] : both,
+    needsRedis: prod,
+    needsAuthlayerJwt: !apiKey,
+    async build(env) {
+      const { default: authlayer } = await import('@authlayer/fastify');
+      const { importModeFromBench } = await import('./authlayer-jwt.mjs');
+      let config;
+      if (prod) config = productionConfig(apiKey ? 'api-key' : 'jwt-rs256', env, 'fastify');
+      else if (apiKey) config = { auth: { mode: 'api_key', api_keys: { env_var: ENV.apiKey } } };
+      else
+        config = {
+          auth: {
+            mode: 'jwt',
+            jwt: { issuer: ISSUER, audience: AUDIENCE, algorithms: [alg], public_key_env: ENV[alg] },
+          },
+        };
+      return async (app) => {
+        await app.register(authlayer, { config, env, importModule: importModeFromBench });
+        if (prod) fastifyTableRoutes(app, config.access);
+        // Never measure the no-auth fallback by mistake (it documents no security scheme).
+        const wanted = apiKey ? 'APIKeyHeader' : 'BearerAuth';
+        const schemes = Object.keys(app.authlayer.securitySchemes.schemes);
+        if (!schemes.includes(wanted)) throw new Error(`@authlayer/fastify documents [${schemes}], not ${wanted}`);
+      };
+    },
+  };
+};
+
+/**
+ * `@fastify/jwt` (fast-jwt 6 underneath) with fast-jwt's verified-token cache (`verify.cache: true`,
+ * 1 000 entries, as the hand-written fast-jwt contenders), the checks the others make
+ * (`algorithms`, `allowedIss`, `allowedAud`), and its documented `onRequest` hook calling
+ * `request.jwtVerify()` (a refusal goes to `reply.send(err)`: its 401).
+ */
+const fastifyJwt = (alg) => ({
+  id: `fastify-jwt-${alg.toLowerCase()}`,
+  framework: 'fastify',
+  family: '@fastify/jwt, cache: true',
+  label: '@fastify/jwt (fast-jwt 6), verify.cache: true, onRequest request.jwtVerify()',
+  alg,
+  workloads: both,
+  async build(env) {
+    const { default: fastifyJwtPlugin } = await import('@fastify/jwt');
+    return async (app) => {
+      await app.register(fastifyJwtPlugin, {
+        // a public key only: verify-only mode (no signer)
+        secret: alg === 'HS256' ? env[ENV.HS256] : { public: env[ENV[alg]] },
+        verify: { algorithms: [alg], allowedIss: ISSUER, allowedAud: AUDIENCE, cache: true },
+      });
+      app.addHook('onRequest', async (request, reply) => {
+        try {
+          await request.jwtVerify();
+        } catch (error) {
+          return reply.send(error);
+        }
+      });
+    };
+  },
+});
+
 function unauthorized(res) {
   res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: 'unauthorized', message: 'invalid token' });
 }
 
-/** Every contender, in report order. `bare` has no middleware: it is the ceiling. */
+/**
+ * Every contender, in report order. The bares have no middleware: each is the ceiling of its
+ * framework, and every contender is paired with the bare of its own framework (measure.mjs).
+ */
 export const CONTENDERS = [
   {
     id: 'bare',
     family: 'bare',
     label: 'bare Express 5 (no authentication)',
+    alg: 'RS256',
+    workloads: both,
+    build: async () => null,
+  },
+  {
+    id: 'bare-fastify',
+    framework: 'fastify',
+    family: 'bare',
+    label: 'bare Fastify 5 (no authentication)',
     alg: 'RS256',
     workloads: both,
     build: async () => null,
@@ -463,6 +628,23 @@ export const CONTENDERS = [
   physicalLimitAsync('RS256'),
   physicalLimitAsync('ES256'),
   limitInAuthlayerMiddleware('RS256'),
-].map((c) => ({ header: 'authorization', needsAuthlayerJwt: false, needsRedis: false, ...c }));
+  authlayerProduction('api-key'),
+  authlayerProduction('jwt-rs256'),
+  authlayerFastify('jwt', 'RS256'),
+  authlayerFastify('jwt', 'ES256'),
+  authlayerFastify('jwt', 'HS256'),
+  authlayerFastify('api-key'),
+  authlayerFastify('prod-api-key'),
+  authlayerFastify('prod-jwt-rs256'),
+  fastifyJwt('RS256'),
+  fastifyJwt('ES256'),
+  fastifyJwt('HS256'),
+].map((c) => ({ framework: 'express', header: 'authorization', needsAuthlayerJwt: false, needsRedis: false, ...c }));
 
 export const contenderById = (id) => CONTENDERS.find((c) => c.id === id);
+
+/** A bare framework: no middleware, the ceiling its framework's contenders are paired with. */
+export const isBare = (c) => c.family === 'bare';
+
+/** The bare contender of `framework` (`express` or `fastify`). */
+export const bareOf = (framework) => CONTENDERS.find((c) => isBare(c) && c.framework === framework);

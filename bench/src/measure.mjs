@@ -1,14 +1,16 @@
-// One measurement: fresh servers for a contender and for bare Express (pinned to one core), a
-// sanity check, a warm-up, the measured load in alternating slices, and each server's CPU time,
+// One measurement: fresh servers for a contender and for the bare server of its framework (bare
+// Express 5 or bare Fastify 5, pinned to the same core), a sanity check, a warm-up, the measured load in alternating slices, and each server's CPU time,
 // RSS and retained heap around its own slices.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ask, spawnNode, stopChild, waitFor } from './children.mjs';
+import { isBare } from './contenders.mjs';
 
 /**
  * Binds what every measurement shares.
  * @param {{here: string, material: object, serverEnv: object, loader: import('node:child_process').ChildProcess,
- *   serverCpu: string | null, options: object, bare: object, providerHits?: () => number}} shared
+ *   serverCpu: string | null, options: object, bares: Record<string, object>, providerHits?: () => number}} shared
+ *   `bares`: the bare contender of each framework in the run, by framework (`express`, `fastify`)
  * @returns {(contender: object, workload: 'one' | 'pool', round: number) => Promise<object>}
  */
 export function createMeasurer({
@@ -18,7 +20,7 @@ export function createMeasurer({
   loader,
   serverCpu,
   options,
-  bare,
+  bares,
   providerHits = () => 0,
 }) {
   /** What the client sends to a contender in a workload: the header, and the list of values it rotates. */
@@ -66,7 +68,7 @@ export function createMeasurer({
         : ['authorization', `Bearer ${tokens.one}`, `Bearer ${tamper(tokens.one)}`];
     const ok = await post(port, header, good);
     if (ok !== 200) throw new Error(`${contender.id}: a valid credential got ${ok}, not 200`);
-    if (contender.id === 'bare') return;
+    if (isBare(contender)) return;
     const refused = await post(port, header, bad);
     if (refused !== 401) throw new Error(`${contender.id}: a tampered credential got ${refused}, not 401`);
   }
@@ -176,13 +178,15 @@ export function createMeasurer({
   }
 
   /**
-   * One paired measurement: the contender's server and a bare Express server, both fresh and on
-   * the same core, warmed up, then loaded in turn for short slices (bare, contender, contender,
+   * One paired measurement: the contender's server and a bare server of its framework (bare
+   * Express for Express contenders, bare Fastify for Fastify ones), both fresh and on the same core, warmed up, then loaded in turn for short slices (bare, contender, contender,
    * bare, ...) until each had `duration` seconds. This machine's speed drifts within seconds, so
    * a ratio is only trusted between slices a second apart, never between runs a minute apart.
    * Resolves with the contender's sample, holding its bare twin's as `bare`.
    */
   async function measure(contender, workload, round) {
+    const bare = bares[contender.framework];
+    if (bare === undefined) throw new Error(`${contender.id}: no bare ${contender.framework} in this run`);
     const sides = [];
     try {
       sides.push(await startServer(bare, workload, round));

@@ -95,7 +95,8 @@ const HELP = `pnpm bench [-- flags]     (flags also as BENCH_* env vars)
   --slice S            length of one slice: contender and bare are loaded in turn (default 0.5)
   --connections N      autocannon connections (default 50)
   --pool N             distinct tokens of the pool workload (default 2000)
-  --only a,b           only contenders whose id contains one of these (bare always runs)
+  --only a,b           only contenders whose id contains one of these (=id: exactly that id; bare
+                       Express always runs, bare Fastify when Fastify contenders do)
   --workloads one,pool which token workloads (default both)
   --no-verify          skip the verification micro-benchmark
   --verify-ms MS       time per micro-benchmark sample (default 500)

@@ -2,7 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONTENDERS } from './contenders.mjs';
+import { CONTENDERS, isBare } from './contenders.mjs';
 import { renderMarkdown, replaceReadmeSection, summarize } from './report.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -13,7 +13,7 @@ const workloads = [...new Set(samples.map((s) => s.workload))];
 const markdown = renderMarkdown(
   summarize(
     samples,
-    CONTENDERS.filter((c) => c.id === 'bare' || ids.has(c.id)),
+    CONTENDERS.filter((c) => isBare(c) || ids.has(c.id)),
     workloads,
   ),
   meta,

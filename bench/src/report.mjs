@@ -1,4 +1,4 @@
-// Medians, ratios to the bare Express twin of each paired measurement, and the markdown of the results.
+// Medians, ratios to the bare twin (Express or Fastify) of each paired measurement, and the markdown of the results.
 
 const median = (xs) => {
   const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
@@ -21,13 +21,17 @@ const starved = (s) => Number.isFinite(s.busy) && s.busy < MIN_BUSY;
 const keepUnlessAll = (list, bad) => (list.some((s) => !bad(s)) ? list.filter((s) => !bad(s)) : list);
 /** A paired sample counts when neither the contender's server nor its bare twin starved. */
 const pairStarved = (s) => starved(s) || starved(s.bare);
+/** A bare framework's row (bare Express, bare Fastify): the ceiling of its framework's contenders. */
+const isBare = (c) => c.family === 'bare';
 
 /**
  * Per workload and contender: medians over rounds of the absolute values and of the ratios to
- * the bare Express server measured in the same pair (alternating slices, see measure.mjs). Ratios
+ * the bare server of its framework (Express or Fastify) measured in the same pair (alternating
+ * slices, see measure.mjs). Ratios
  * read "higher is better, 1.00 = as good as bare": req/s is contender / bare; latency, CPU per
  * request and RSS are bare / contender. `rssOverBare` is the median of (contender RSS - bare RSS)
- * in MiB. Bare's own row summarises every bare twin of the workload; its "range" is each twin's
+ * in MiB. A bare's own row summarises the bare twins of its framework in the workload (bare
+ * Express's the Express contenders', bare Fastify's the Fastify ones'); its "range" is each twin's
  * CPU per request against their median: how far the machine's speed moved during the run.
  */
 export function summarize(samples, contenders, workloads) {
@@ -35,19 +39,23 @@ export function summarize(samples, contenders, workloads) {
   for (const workload of workloads) {
     out[workload] = [];
     const inWorkload = samples.filter((s) => s.workload === workload);
-    for (const c of contenders.filter((x) => x.workloads.includes(workload) || x.id === 'bare')) {
-      const isBare = c.id === 'bare';
-      const all = isBare ? inWorkload.map((s) => s.bare) : inWorkload.filter((s) => s.id === c.id);
+    for (const c of contenders.filter((x) => x.workloads.includes(workload) || isBare(x))) {
+      const bare = isBare(c);
+      // A sample's twin carries the id of its bare contender (`bare`, `bare-fastify`).
+      const all = bare
+        ? inWorkload.filter((s) => s.bare.id === c.id).map((s) => s.bare)
+        : inWorkload.filter((s) => s.id === c.id);
       if (all.length === 0) continue;
-      const mine = keepUnlessAll(all, isBare ? starved : pairStarved);
+      const mine = keepUnlessAll(all, bare ? starved : pairStarved);
       const bareCpu = median(mine.map((s) => s.cpuPerRequest));
-      const pairs = isBare ? mine.map((s) => [s, { ...s, cpuPerRequest: bareCpu }]) : mine.map((s) => [s, s.bare]);
+      const pairs = bare ? mine.map((s) => [s, { ...s, cpuPerRequest: bareCpu }]) : mine.map((s) => [s, s.bare]);
       const ratio = (key, invert) => pairs.map(([s, ref]) => (invert ? ref[key] / s[key] : s[key] / ref[key]));
       const cpuRatios = ratio('cpuPerRequest', true);
       // bare's own ratios are 1 by definition
-      const mid = (xs) => (isBare ? 1 : median(xs));
+      const mid = (xs) => (bare ? 1 : median(xs));
       out[workload].push({
         id: c.id,
+        framework: c.framework ?? 'express',
         family: c.family,
         label: c.label,
         alg: c.alg,
@@ -100,7 +108,7 @@ function table(rows, workload) {
     let name = r.non2xx > 0 ? `${r.label} (**${r.non2xx} non-2xx**)` : r.label;
     if (r.starved > 0) name += ` (${r.starved} starved sample${r.starved > 1 ? 's' : ''} left out)`;
     const cells = [
-      r.id === 'bare' ? `**${name}**` : name,
+      isBare(r) ? `**${name}**` : name,
       r.alg ?? '—',
       f(r.rps, 0),
       r2(r.ratio.rps),
@@ -114,9 +122,9 @@ function table(rows, workload) {
       `${pct(r.busy)} / ${pct(r.waiting)} / ${pct(r.mainShare)}`,
       f(r.rss, 1),
       r2(r.ratio.rss),
-      r.id === 'bare' ? '0' : f(r.rssOverBare, 1),
+      isBare(r) ? '0' : f(r.rssOverBare, 1),
       f(r.retained, 1),
-      r.id === 'bare' ? '0' : f(r.retainedOverBare, 1),
+      isBare(r) ? '0' : f(r.retainedOverBare, 1),
     ];
     if (workload === 'pool') cells.push(f(r.usesPerToken, 1));
     return `| ${cells.join(' | ')} |`;
@@ -125,8 +133,27 @@ function table(rows, workload) {
 }
 
 const cpuGoal = (text, workload, match, target) => ({ text, workload, match, target, metric: 'cpu' });
-const isAuthlayerJwt = (alg) => (r) => r.family === 'authlayer' && r.alg === alg && r.id !== 'authlayer-jwt-rs256-jwks';
 const byId = (id) => (r) => r.id === id;
+
+/** The id of authlayer's JWT contender for `alg` with the key from `public_key_env` (`prefix`: Express's or Fastify's). */
+const jwtId = (prefix, alg) => `${prefix}-${alg.toLowerCase()}-${alg === 'HS256' ? 'secret' : 'pem'}`;
+const WORKLOAD_WORDS = { one: 'one token reused (cache hit)', pool: 'distinct tokens' };
+
+/**
+ * A head-to-head goal: the contender `mineId` above the rival `rivalId` in the same workload of the
+ * same run (each against the bare of its own framework, and the two share one).
+ */
+const aheadGoal = (text, workload, mineId, rivalId, rivalName) =>
+  cpuGoal(text, workload, byId(mineId), (rows, r) => {
+    const rival = rows.find(byId(rivalId));
+    if (rival === undefined || !Number.isFinite(rival.ratio.cpu)) return { target: null, met: null };
+    return {
+      target: rival.ratio.cpu,
+      met: r.ratio.cpu > rival.ratio.cpu,
+      shown: `> ${r2(rival.ratio.cpu)} (${rivalName})`,
+    };
+  });
+const isAuthlayerJwt = (alg) => (r) => r.family === 'authlayer' && r.alg === alg && r.id !== 'authlayer-jwt-rs256-jwks';
 
 const PEERS = [
   'fast-jwt 6, cache: true (hand-written)',
@@ -134,6 +161,8 @@ const PEERS = [
   'express-oauth2-jwt-bearer',
   'express-jwt',
 ];
+/** The peer on Fastify (paired with bare Fastify, as @authlayer/fastify is). */
+const FASTIFY_PEER = '@fastify/jwt, cache: true';
 // node:crypto's synchronous call, WebCrypto, and node:crypto's callback form (libuv's pool).
 const LIMITS = ['physical limit', 'physical limit, WebCrypto', 'physical limit, libuv pool'];
 
@@ -179,6 +208,56 @@ const GOALS = [
   cpuGoal('API key, 10 000 keys, requests over all', 'one', byId('authlayer-api-key-10k'), 0.95),
   cpuGoal('API key, 10 000 keys, auth.access with 50 entries', 'one', byId('authlayer-api-key-10k-access50'), 0.95),
   cpuGoal('API key, checksummed', 'one', byId('authlayer-api-key-checksummed'), 0.95),
+  // The configuration people deploy: every feature on at once, against bare Express.
+  cpuGoal(
+    'Production config, API key: access 50 entries + rate_limit (memory, a client limit) + revocation.store',
+    'one',
+    byId('authlayer-prod-api-key'),
+    0.9,
+  ),
+  cpuGoal(
+    'Production config, JWT RS256 cache hit: access 50 entries + rate_limit (memory, a client limit) + revocation.store',
+    'one',
+    byId('authlayer-prod-jwt-rs256'),
+    0.9,
+  ),
+  // The same on Fastify, against bare Fastify: no target in the issue, shown for reading.
+  cpuGoal(
+    'Production config on Fastify, API key (no target; ×bare Fastify)',
+    'one',
+    byId('authlayer-fastify-prod-api-key'),
+    null,
+  ),
+  cpuGoal(
+    'Production config on Fastify, JWT RS256 cache hit (no target; ×bare Fastify)',
+    'one',
+    byId('authlayer-fastify-prod-jwt-rs256'),
+    null,
+  ),
+  // Express, head to head with fast-jwt (its cache on) in every cell.
+  ...['one', 'pool'].flatMap((workload) =>
+    ['RS256', 'ES256', 'HS256'].map((alg) =>
+      aheadGoal(
+        `Express JWT ${alg}, ${WORKLOAD_WORDS[workload]}: ahead of fast-jwt (cache)`,
+        workload,
+        jwtId('authlayer-jwt', alg),
+        `fast-jwt-${alg.toLowerCase()}`,
+        'fast-jwt',
+      ),
+    ),
+  ),
+  // Fastify, head to head with @fastify/jwt (fast-jwt's cache on) in every cell, ×bare Fastify.
+  ...['one', 'pool'].flatMap((workload) =>
+    ['RS256', 'ES256', 'HS256'].map((alg) =>
+      aheadGoal(
+        `Fastify JWT ${alg}, ${WORKLOAD_WORDS[workload]}: @authlayer/fastify ahead of @fastify/jwt (cache)`,
+        workload,
+        jwtId('authlayer-fastify-jwt', alg),
+        `fastify-jwt-${alg.toLowerCase()}`,
+        '@fastify/jwt',
+      ),
+    ),
+  ),
   ...['RS256', 'ES256', 'HS256'].map((alg) => ({
     text: `RSS after the distinct-token run, MiB above bare (${alg})`,
     workload: 'pool',
@@ -212,6 +291,29 @@ const FAST_PATH_PAIRS = [
   ['HS256', 'authlayer-jwt-hs256-secret', 'authlayer-jwt-hs256-secret-jose'],
 ];
 
+/**
+ * The production configuration against its mode alone, in the same workload and run: what the
+ * features cost together (access 50 entries, rate_limit with a client limit, revocation.store).
+ */
+const PRODUCTION_PAIRS = [
+  ['Express, API key', 'one', 'authlayer-prod-api-key', 'authlayer-api-key'],
+  ['Express, JWT RS256, one token reused', 'one', 'authlayer-prod-jwt-rs256', 'authlayer-jwt-rs256-pem'],
+  ['Express, JWT RS256, distinct tokens', 'pool', 'authlayer-prod-jwt-rs256', 'authlayer-jwt-rs256-pem'],
+  ['Fastify, API key', 'one', 'authlayer-fastify-prod-api-key', 'authlayer-fastify-api-key'],
+  [
+    'Fastify, JWT RS256, one token reused',
+    'one',
+    'authlayer-fastify-prod-jwt-rs256',
+    'authlayer-fastify-jwt-rs256-pem',
+  ],
+  [
+    'Fastify, JWT RS256, distinct tokens',
+    'pool',
+    'authlayer-fastify-prod-jwt-rs256',
+    'authlayer-fastify-jwt-rs256-pem',
+  ],
+];
+
 function goalsTable(summary, jwtAvailable) {
   const lines = [
     '| goal | authlayer contender | measured | target | met | peers in the same run: fast-jwt / jose / oauth2-jwt-bearer / express-jwt | limits: node:crypto / WebCrypto / node:crypto on the pool | floor: req.auth handed over, no check |',
@@ -232,19 +334,25 @@ function goalsTable(summary, jwtAvailable) {
       const value = cpu ? r.ratio.cpu : r[goal.metric];
       let target = goal.target;
       let met;
-      if (typeof goal.target === 'function') ({ target, met } = goal.target(rows, r));
+      let shown;
+      if (typeof goal.target === 'function') ({ target, met, shown } = goal.target(rows, r));
       else met = target === null || !Number.isFinite(value) ? null : cpu ? value >= target : value <= target;
-      const shownTarget = target === null ? '' : cpu ? `≥ ${r2(target)}` : `≤ ${target}`;
+      const shownTarget = shown ?? (target === null ? '' : cpu ? `≥ ${r2(target)}` : `≤ ${target}`);
+      // Peers, limits and the floor were paired with bare Express: a Fastify row is read against
+      // @fastify/jwt alone (paired with bare Fastify, as it is).
+      const express = r.framework !== 'fastify';
       const peers =
         r.alg === null
           ? ''
-          : PEERS.map((family) => show(rows.find((p) => p.family === family && p.alg === r.alg))).join(' / ');
+          : express
+            ? PEERS.map((family) => show(rows.find((p) => p.family === family && p.alg === r.alg))).join(' / ')
+            : `@fastify/jwt ${show(rows.find((p) => p.family === FASTIFY_PEER && p.alg === r.alg))}`;
       const limits =
-        cpu && r.alg !== null
+        cpu && r.alg !== null && express
           ? LIMITS.map((family) => show(rows.find((p) => p.family === family && p.alg === r.alg))).join(' / ')
           : '';
       // The API key and cache-hit goals are read against what handing over an identity costs.
-      const floor = cpu && goal.workload === 'one' ? show(rows.find((p) => p.family === 'floor')) : '';
+      const floor = cpu && express && goal.workload === 'one' ? show(rows.find((p) => p.family === 'floor')) : '';
       lines.push(
         `| ${goal.text} | ${r.label}${r.alg ? ` ${r.alg}` : ''} | ${show(r)} | ${shownTarget} | ${met === null ? '—' : met ? 'yes' : '**no**'} | ${peers} | ${limits} | ${floor} |`,
       );
@@ -273,6 +381,21 @@ function goalsTable(summary, jwtAvailable) {
     else
       lines.push(`| ${alg} | ${r2(fast.ratio.cpu)} | ${r2(jose.ratio.cpu)} | ${r2(fast.ratio.cpu - jose.ratio.cpu)} |`);
   }
+  lines.push(
+    '',
+    '| production configuration (×bare of its framework) | with every feature | the mode alone | the features together cost |',
+    '|---|--:|--:|--:|',
+  );
+  for (const [text, workload, prodId, aloneId] of PRODUCTION_PAIRS) {
+    const rows = summary[workload] ?? [];
+    const prod = rows.find(byId(prodId));
+    const alone = rows.find(byId(aloneId));
+    if (prod === undefined) lines.push(`| ${text} | not measured | | |`);
+    else
+      lines.push(
+        `| ${text} | ${r2(prod.ratio.cpu)} | ${alone === undefined ? 'not measured' : r2(alone.ratio.cpu)} | ${alone === undefined ? '—' : r2(alone.ratio.cpu - prod.ratio.cpu)} |`,
+      );
+  }
   return lines.join('\n');
 }
 
@@ -298,8 +421,10 @@ export function renderMarkdown(summary, meta, micro) {
       `${o.connections} connections · load average ${meta.loadavg.before.map((x) => x.toFixed(2)).join(' ')} before, ` +
       `${meta.loadavg.after.map((x) => x.toFixed(2)).join(' ')} after · ${meta.minutes.toFixed(1)} min`,
     '',
-    `Every measurement pairs a fresh contender server with a fresh bare Express 5 server on the same core, loaded in turn in ${o.slice} s slices ` +
-      '(bare, contender, contender, bare, …); ratios are taken within the pair and read "1.00 = as good as bare, higher is better"; ' +
+    `Every measurement pairs a fresh contender server with a fresh bare server of its framework on the same core, loaded in turn in ${o.slice} s slices ` +
+      '(bare, contender, contender, bare, …): an Express contender with bare Express 5, a Fastify contender (@authlayer/fastify, @fastify/jwt) with bare Fastify 5, ' +
+      "so a Fastify ratio is against bare Fastify and the bare Fastify row summarises only the Fastify contenders' twins (the bare Express row, only the Express ones'). " +
+      'Ratios are taken within the pair and read "1.00 = as good as bare, higher is better"; ' +
       'the cells are medians over rounds. "×bare range" is the lowest and highest CPU ratio of the rounds; on the bare row, the spread of bare\'s own ' +
       "CPU per request over the run, which shows how much the machine's speed moved. " +
       `Samples whose server was busy less than ${MIN_BUSY * 100} % of the time (starved by other load) are left out when their contender has others.`,

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SKIPPED_LINE, authlayerJwtAvailable } from './authlayer-jwt.mjs';
 import { checkPinning, spawnNode, waitFor, stopChild } from './children.mjs';
-import { CONTENDERS, ENV } from './contenders.mjs';
+import { CONTENDERS, ENV, bareOf, isBare } from './contenders.mjs';
 import { INTROSPECTION_CLIENT, startIntrospectionServer } from './introspection-server.mjs';
 import { startJwksServer } from './jwks-server.mjs';
 import { loadMaterial, publicJwks } from './material.mjs';
@@ -45,10 +45,15 @@ const redisAvailable = spawnSync('redis-server', ['--version']).status === 0;
 if (!redisAvailable) console.log('authlayer revocation contenders skipped: no redis-server on the PATH');
 
 const filter = (c) =>
+  !isBare(c) &&
   (jwtAvailable || !c.needsAuthlayerJwt) &&
   (redisAvailable || !c.needsRedis) &&
-  (c.id === 'bare' || options.only === null || options.only.some((part) => c.id.includes(part)));
-const contenders = CONTENDERS.filter(filter);
+  (options.only === null ||
+    options.only.some((part) => (part.startsWith('=') ? c.id === part.slice(1) : c.id.includes(part))));
+// Bare Express always runs; the bare of every other framework whenever the run has its contenders:
+// each contender is paired with the bare of its own framework (measure.mjs).
+const frameworks = new Set(['express', ...CONTENDERS.filter(filter).map((c) => c.framework)]);
+const contenders = CONTENDERS.filter((c) => (isBare(c) && frameworks.has(c.framework)) || filter(c));
 const workloads = options.workloads.filter((w) => w === 'one' || w === 'pool');
 
 const material = await loadMaterial(options.pool, log);
@@ -81,7 +86,7 @@ const measure = createMeasurer({
   loader,
   serverCpu,
   options,
-  bare: contenders.find((c) => c.id === 'bare'),
+  bares: Object.fromEntries([...frameworks].map((framework) => [framework, bareOf(framework)])),
   providerHits: introspection.hits,
 });
 

@@ -1,5 +1,7 @@
 // One contender's server, run by the orchestrator as a child process (pinned with taskset).
-// POST /invoke behind the contender's middleware, then express.json(), answering {query, auth}.
+// Express: POST /invoke behind the contender's middleware, then express.json(), answering
+// {query, auth}. Fastify (contenders with `framework: 'fastify'`): the contender sets the app up
+// (a plugin, an onRequest hook), then the same POST /invoke with Fastify's own JSON body parser.
 // Talks over IPC: sends {type: 'ready', port} once listening; answers {type: 'usage'} with its
 // CPU time, RSS (and, when asked, the heap retained after a full GC) and the number of
 // requests it has seen. Started with --expose-gc, which changes nothing else.
@@ -11,23 +13,53 @@ const contender = contenderById(process.env.BENCH_CONTENDER ?? '');
 if (contender === undefined) throw new Error(`unknown contender "${process.env.BENCH_CONTENDER}"`);
 
 let handled = 0;
-const middleware = await contender.build(process.env);
-const app = express();
-app.use((_req, _res, next) => {
-  handled += 1;
-  next();
-});
-const route = [
-  express.json(),
-  (req, res) => res.json({ query: req.body.query, auth: req.auth?.payload ?? req.auth ?? null }),
-];
-if (middleware === null) app.post('/invoke', ...route);
-else app.post('/invoke', middleware, ...route);
-// The same error handler for every contender: peers report a refused token through next(err).
-app.use((err, _req, res, _next) => {
-  const status = Number.isInteger(err?.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
-  res.status(status).json({ error: status === 401 ? 'unauthorized' : 'error', message: 'refused' });
-});
+const built = await contender.build(process.env);
+const server = contender.framework === 'fastify' ? await fastifyServer(built) : expressServer(built);
+
+/** Express 5; `middleware` is null for bare Express. */
+function expressServer(middleware) {
+  const app = express();
+  app.use((_req, _res, next) => {
+    handled += 1;
+    next();
+  });
+  const route = [
+    express.json(),
+    (req, res) => res.json({ query: req.body.query, auth: req.auth?.payload ?? req.auth ?? null }),
+  ];
+  if (middleware === null) app.post('/invoke', ...route);
+  else app.post('/invoke', middleware, ...route);
+  // The same error handler for every contender: peers report a refused token through next(err).
+  app.use((err, _req, res, _next) => {
+    const status = Number.isInteger(err?.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
+    res.status(status).json({ error: status === 401 ? 'unauthorized' : 'error', message: 'refused' });
+  });
+  const listening = app.listen(0, '127.0.0.1', () => {
+    process.send({ type: 'ready', port: listening.address().port });
+  });
+  return listening;
+}
+
+/**
+ * Fastify 5, no logger; `setUp(app)` registers the contender's plugin or hook (null for bare
+ * Fastify). The counter is the first onRequest hook, as the counting middleware is Express's first.
+ * A refusal is the contender's own answer (authlayer's 401, @fastify/jwt's error through
+ * Fastify's error handler, 401 too).
+ */
+async function fastifyServer(setUp) {
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify({ logger: false });
+  app.addHook('onRequest', (_request, _reply, done) => {
+    handled += 1;
+    done();
+  });
+  if (setUp !== null) await setUp(app);
+  // request.auth: @authlayer/fastify's AuthContext; request.user: @fastify/jwt's claims
+  app.post('/invoke', async (request) => ({ query: request.body.query, auth: request.auth ?? request.user ?? null }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send({ type: 'ready', port: app.server.address().port });
+  return app.server;
+}
 
 /**
  * ns the main thread spent runnable but not running (Linux schedstat): its core was held by
@@ -58,9 +90,6 @@ function mainThreadCpu() {
 }
 const TICKS = 100; // USER_HZ: 100 on every Linux architecture Node.js supports
 
-const server = app.listen(0, '127.0.0.1', () => {
-  process.send({ type: 'ready', port: server.address().port });
-});
 process.on('message', (message) => {
   if (message?.type === 'usage') {
     const wall = Number(process.hrtime.bigint()); // ns
