@@ -178,7 +178,7 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
       // The leeway of the provider that vouched (`issuer` is set only when there are several).
       const vouched = several ? providers.find((provider) => provider.config.issuer === context.issuer) : providers[0];
       const leeway = vouched?.config.leewaySeconds ?? jwt.leewaySeconds;
-      return { expiresAt: exp, refusedFrom: (exp + leeway) * 1000, reason: 'token_expired' };
+      return { expiresAt: exp, refusedFrom: (exp + leeway) * 1000, reason: 'token_expired' as const };
     },
   });
 }

@@ -219,7 +219,9 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     // The answer's `exp`, checked already (no leeway: an answer at or past `exp` is refused).
     credentialExpiry: (context: AuthContext) => {
       const exp = verifiedClaims(context)?.exp;
-      return typeof exp === 'number' && Number.isFinite(exp) ? { expiresAt: exp, refusedFrom: exp * 1000, reason: 'token_expired' } : null;
+      return typeof exp === 'number' && Number.isFinite(exp)
+        ? { expiresAt: exp, refusedFrom: exp * 1000, reason: 'token_expired' as const }
+        : null;
     },
   });
 }
