@@ -24,7 +24,7 @@ const BILLING_KEY = 'billing-key-0123456789abcdef';
 let key: SigningKey;
 let redis: RedisServer;
 
-const configOf = (reportsRule: object) => ({
+const configOf = (reportsRule: object | string) => ({
   auth: {
     mode: ['jwt', 'api_key'],
     jwt: {
