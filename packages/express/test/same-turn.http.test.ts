@@ -73,6 +73,21 @@ describe('next() in the same turn', () => {
     }
   });
 
+  it('rate_limit on the memory store (failures, requests, a quota) keeps the decision in the same turn', async () => {
+    const { app } = await middleware({
+      auth: {
+        mode: 'api_key',
+        api_keys: { keys: [{ name: 'c', env_var: 'SERVICE_API_KEY', quota: { requests: 100, per: 'day' } }] },
+      },
+      rate_limit: { requests_per_minute: 100, failed_auth_per_minute: 100 },
+    });
+    for (let i = 0; i < 3; i += 1) {
+      const res = await request(app).post('/invoke').set('X-API-Key', KEY).expect(200);
+      expect(res.body).toEqual({ sameTurn: true, userId: 'c' });
+      expect(res.headers['ratelimit-policy']).toBe('"minute";q=100;w=60, "day";q=100;w=86400');
+    }
+  });
+
   it('several modes on one route keep the chosen mode synchronous', async () => {
     const { app } = await middleware({ auth: { mode: ['api_key', 'jwt'], jwt: { public_key_env: 'JWT_PUBLIC_KEY' } } });
     const byKey = await request(app).post('/invoke').set('X-API-Key', KEY).expect(200);

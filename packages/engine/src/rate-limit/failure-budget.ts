@@ -1,13 +1,17 @@
-import { RateLimiterRes } from 'rate-limiter-flexible';
-import type { Limiter } from './redis-limiter.js';
+import type { MaybePromise } from '@authlayer/core';
+import { isPromiseLike } from '@authlayer/core/internal';
+import { after, type Limiter, type Taken } from './limiter.js';
 import type { FailureReservation } from './verdicts.js';
 
 export type { FailureReservation } from './verdicts.js';
 
 /** `failed_auth_per_minute` per client address, reserved before verifying. */
 export interface FailureBudget {
-  /** A reservation, or the milliseconds to wait when the address is over its limit. */
-  reserve(address: string): Promise<FailureReservation | number>;
+  /**
+   * A reservation, or the milliseconds to wait when the address is over its limit: in the same turn
+   * with the memory store (unless the request must wait for others of its address to settle).
+   */
+  reserve(address: string): MaybePromise<FailureReservation | number>;
 }
 
 /** The addresses with reservations in flight in this process, and the requests waiting on them. */
@@ -17,11 +21,11 @@ interface InFlight {
 }
 
 /** What a request holds when nothing was reserved for it (no limit, or the store failed). */
-export const NOTHING_RESERVED: FailureReservation = Object.freeze({ keep() {}, release: () => Promise.resolve() });
+export const NOTHING_RESERVED: FailureReservation = Object.freeze({ keep() {}, release() {} });
 
 /**
- * Reserves a failure before each verification (rate-limiter-flexible `consume`), and gives it back
- * with `reward` unless the credentials were refused. So N requests that arrive together (pipelined
+ * Reserves a failure before each verification (the limiter's `consume`), and gives it back with
+ * `reward` unless the credentials were refused. So N requests that arrive together (pipelined
  * on one connection, or on N connections, or through several replicas on Redis) can have at most
  * `points` verifications in flight and refused per window, whatever the store's latency.
  *
@@ -56,35 +60,51 @@ export function createFailureBudget(limiter: Limiter, now: () => number, storeFa
         done = true;
         settled(address, own);
       },
-      async release() {
+      release() {
         if (done) return;
         done = true;
         // A window that has ended took the point with it: giving it back would lend one to the next.
-        if (now() < windowEnds) await limiter.reward(address).catch(storeFailed);
-        settled(address, own);
+        if (now() >= windowEnds) return settled(address, own);
+        return after(rewardOf(address), () => settled(address, own));
       },
     };
   };
 
-  return {
-    async reserve(address) {
-      for (;;) {
-        const started = now();
-        try {
-          const res = await limiter.consume(address);
-          return reserved(address, started + res.msBeforeNext);
-        } catch (rejection) {
-          if (!(rejection instanceof RateLimiterRes)) {
-            storeFailed();
-            return NOTHING_RESERVED;
-          }
-          const slot = inFlight.get(address);
-          await limiter.reward(address).catch(storeFailed);
-          if (slot === undefined) return Math.max(rejection.msBeforeNext, 0);
-          // Everything in flight settled while the point was given back: try again at once.
-          if (slot.pending > 0) await new Promise<void>((resolve) => slot.waiters.push(resolve));
-        }
-      }
-    },
+  /** Gives a point back; a store that fails is told and forgotten. */
+  const rewardOf = (address: string): MaybePromise<void> => {
+    try {
+      const given = limiter.reward(address);
+      return isPromiseLike(given) ? given.then(undefined, storeFailed) : given;
+    } catch {
+      return storeFailed();
+    }
   };
+
+  const reserve = (address: string): MaybePromise<FailureReservation | number> => {
+    const started = now();
+    let taken: MaybePromise<Taken>;
+    try {
+      taken = limiter.consume(address);
+    } catch {
+      storeFailed();
+      return NOTHING_RESERVED;
+    }
+    const judge = (res: Taken): MaybePromise<FailureReservation | number> => {
+      if (!res.over) return reserved(address, started + res.msBeforeNext);
+      const slot = inFlight.get(address);
+      return after(rewardOf(address), () => {
+        if (slot === undefined) return Math.max(res.msBeforeNext, 0);
+        // Everything in flight settled while the point was given back: try again at once.
+        if (slot.pending === 0) return reserve(address);
+        return new Promise<void>((resolve) => slot.waiters.push(resolve)).then(() => reserve(address));
+      });
+    };
+    if (!isPromiseLike(taken)) return judge(taken);
+    return taken.then(judge, () => {
+      storeFailed();
+      return NOTHING_RESERVED;
+    });
+  };
+
+  return { reserve };
 }

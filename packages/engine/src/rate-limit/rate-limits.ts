@@ -1,7 +1,8 @@
 import type { Logger, RateLimitConfig } from '@authlayer/core';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { createFailureBudget, NOTHING_RESERVED } from './failure-budget.js';
-import { createRedisLimiter, type Limiter } from './redis-limiter.js';
+import type { Limiter } from './limiter.js';
+import { createMemoryLimiter } from './memory-limiter.js';
+import { createRedisLimiter } from './redis-limiter.js';
 import { connectRedisStore, type RedisStore } from './redis-store.js';
 import { createRequestLimits } from './request-limits.js';
 import type { RateLimits } from './verdicts.js';
@@ -12,8 +13,9 @@ export type { RateLimits } from './verdicts.js';
 const WINDOW_SECONDS = 60;
 
 /**
- * Builds the limiters of `rate_limit` with rate-limiter-flexible: in memory, or on Redis with an
- * in-memory insurance limiter that takes over while Redis is down and hands back when it returns.
+ * Builds the limiters of `rate_limit`: in memory (fixed windows answered in the same turn), or on
+ * Redis with rate-limiter-flexible and an in-memory insurance limiter that takes over while Redis
+ * is down and hands back when it returns.
  * A limiter that errs anyway lets the request through: requests never fail because of the store.
  */
 export async function createRateLimits(
@@ -33,7 +35,7 @@ export async function createRateLimits(
   // The limiter's windows run on Date.now; the budget asks the same clock.
   const budget = failures === null ? null : createFailureBudget(failures, () => Date.now(), storeFailed);
   return {
-    reserveFailure: (address) => budget?.reserve(address) ?? Promise.resolve(NOTHING_RESERVED),
+    reserveFailure: (address) => budget?.reserve(address) ?? NOTHING_RESERVED,
     consumeRequest,
     close: () => redis?.close(),
   };
@@ -48,6 +50,5 @@ function limiter(
   if (points === null) return null;
   const options = { points, duration, keyPrefix };
   if (redis !== null) return createRedisLimiter(options, redis);
-  const memory = new RateLimiterMemory(options);
-  return { consume: (key, each) => memory.consume(key, 1, each), reward: (key) => memory.reward(key) };
+  return createMemoryLimiter(points, duration);
 }

@@ -1,13 +1,13 @@
 import { inSpan } from '@authlayer/core/internal';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type IRateLimiterOptions } from 'rate-limiter-flexible';
+import type { Limiter, Taken } from './limiter.js';
 import type { RedisStore } from './redis-store.js';
 
-/** What the limits ask of a limiter: a point taken, a point given back. */
-export interface Limiter {
-  /** `customDuration` (seconds): the window of a key this call creates (a quota's period). */
-  consume(key: string, options?: { customDuration?: number }): Promise<RateLimiterRes>;
-  reward(key: string): Promise<RateLimiterRes>;
-}
+const takenOf = (res: RateLimiterRes, over: boolean): Taken => ({
+  over,
+  remaining: res.remainingPoints,
+  msBeforeNext: res.msBeforeNext,
+});
 
 /**
  * A limiter on Redis (one limit for every replica) with an in-memory insurance that takes over
@@ -48,8 +48,14 @@ export function createRedisLimiter(options: IRateLimiterOptions, redis: RedisSto
     consume: (key, options) =>
       traced('consume', () =>
         redis.inTime(fromRedis(key, store.consume(key, 1, options)), () => insurance.consume(key, 1, options), isOver),
+      ).then(
+        (res) => takenOf(res, false),
+        (rejection: unknown) =>
+          isOver(rejection) ? takenOf(rejection as RateLimiterRes, true) : Promise.reject(rejection),
       ),
     reward: (key) =>
-      traced('reward', () => redis.inTime(fromRedis(key, store.reward(key)), () => insurance.reward(key))),
+      traced('reward', () => redis.inTime(fromRedis(key, store.reward(key)), () => insurance.reward(key))).then(
+        () => undefined,
+      ),
   };
 }

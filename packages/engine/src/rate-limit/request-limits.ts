@@ -1,8 +1,8 @@
-import type { ClientLimits } from '@authlayer/core';
-import { RateLimiterRes } from 'rate-limiter-flexible';
-import { periodOf } from './period.js';
+import type { ClientLimits, MaybePromise } from '@authlayer/core';
+import { isPromiseLike } from '@authlayer/core/internal';
 import type { LimitState } from './headers.js';
-import type { Limiter } from './redis-limiter.js';
+import { after, type Limiter, type Taken } from './limiter.js';
+import { periodOf } from './period.js';
 import type { RequestVerdict } from './verdicts.js';
 
 export type { RequestVerdict } from './verdicts.js';
@@ -25,7 +25,7 @@ export function createRequestLimits(
   make: MakeLimiter,
   now: () => number,
   storeFailed: () => void,
-): (identity: string, client: ClientLimits | undefined) => Promise<RequestVerdict> {
+): (identity: string, client: ClientLimits | undefined) => MaybePromise<RequestVerdict> {
   const limiters = new Map<string, Limiter>();
   const limiterOf = (points: number, kind: string, duration: number) => {
     const prefix = `authlayer:${kind}:${points}`;
@@ -36,64 +36,59 @@ export function createRequestLimits(
     }
     return made;
   };
-  return async (identity, client) => {
+  return (identity, client) => {
     const perMinute = client?.requestsPerMinute ?? common;
     const quota = client?.quota ?? null;
     if (perMinute === null && quota === null) return NO_LIMIT;
     const states: LimitState[] = [];
-    if (perMinute !== null) {
-      const result = await consume(limiterOf(perMinute, 'requests', MINUTE), identity, {}, storeFailed);
-      if (result !== null) {
-        states.push(stateOf('minute', perMinute, MINUTE, result));
-        if (result.rejected) return { wait: result.msBeforeNext, states };
-      }
-    }
-    if (quota !== null) {
+    const counted = (): MaybePromise<RequestVerdict> => {
+      if (quota === null) return { wait: null, states };
       const period = periodOf(now(), quota.per);
       const left = Math.max(1, Math.ceil((period.end - now()) / 1000));
       const limiter = limiterOf(quota.requests, `quota_${quota.per}`, left);
       // The key names the period: a new day or month is a new key, whatever the store still holds.
-      const result = await consume(limiter, `${identity}:${period.id}`, { customDuration: left }, storeFailed);
-      if (result !== null) {
+      return after(consume(limiter, `${identity}:${period.id}`, { customDuration: left }, storeFailed), (result) => {
+        if (result === null) return { wait: null, states };
         const state = { name: quota.per, limit: quota.requests, windowSeconds: period.seconds };
         states.push({ ...state, remaining: result.remaining, resetSeconds: left });
-        if (result.rejected) return { wait: period.end - now(), states };
-      }
-    }
-    return { wait: null, states };
+        return { wait: result.over ? period.end - now() : null, states };
+      });
+    };
+    if (perMinute === null) return counted();
+    return after(consume(limiterOf(perMinute, 'requests', MINUTE), identity, {}, storeFailed), (result) => {
+      if (result === null) return counted();
+      states.push(stateOf('minute', perMinute, MINUTE, result));
+      // Over the minute limit: no quota is used up.
+      return result.over ? { wait: Math.max(result.msBeforeNext, 0), states } : counted();
+    });
   };
 }
 
-interface Consumed {
-  readonly rejected: boolean;
-  readonly remaining: number;
-  readonly msBeforeNext: number;
-}
-
-async function consume(
+/** One point of `key`, or `null` when the store failed (the request goes on; `storeFailed` is told). */
+function consume(
   limiter: Limiter,
   key: string,
   options: { customDuration?: number },
   storeFailed: () => void,
-): Promise<Consumed | null> {
-  try {
-    const result = await limiter.consume(key, options);
-    return { rejected: false, remaining: result.remainingPoints, msBeforeNext: Math.max(result.msBeforeNext, 0) };
-  } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) {
-      return { rejected: true, remaining: 0, msBeforeNext: Math.max(rejection.msBeforeNext, 0) };
-    }
+): MaybePromise<Taken | null> {
+  const failed = () => {
     storeFailed();
     return null;
+  };
+  try {
+    const taken = limiter.consume(key, options);
+    return isPromiseLike(taken) ? taken.then(undefined, failed) : taken;
+  } catch {
+    return failed();
   }
 }
 
-function stateOf(name: string, limit: number, windowSeconds: number, result: Consumed): LimitState {
+function stateOf(name: string, limit: number, windowSeconds: number, result: Taken): LimitState {
   return {
     name,
     limit,
     windowSeconds,
     remaining: result.remaining,
-    resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+    resetSeconds: Math.max(1, Math.ceil(Math.max(result.msBeforeNext, 0) / 1000)),
   };
 }

@@ -17,7 +17,8 @@ import { modeTriedFor } from '../combine-handlers.js';
 import type { DecisionListener } from '../decision.js';
 import { clientAddress } from '../rate-limit/client-address.js';
 import { rateLimitHeaders } from '../rate-limit/headers.js';
-import type { RateLimits } from '../rate-limit/verdicts.js';
+import { after } from '../rate-limit/limiter.js';
+import type { RateLimits, RequestVerdict } from '../rate-limit/verdicts.js';
 import { INTERNAL_ANSWER, refusalAnswer, tooManyAnswer, type Answer } from './answer.js';
 import { carriesCredentials, isPreflight } from './credentials.js';
 import { kindOf } from './kind-of.js';
@@ -116,35 +117,65 @@ function decideNow(flow: Flow, request: EngineRequest, scope: RequestScope): May
   );
 }
 
-/** With `rate_limit`: the limits are asked around the handler (their stores may be remote). */
-async function decideLimited(
+/**
+ * With `rate_limit`: the limits are asked around the handler. With the memory store and a handler
+ * that answers at once, the whole decision is made in the same turn; a Redis store or a handler
+ * that waits continues when it answered.
+ */
+function decideLimited(
   flow: Flow,
   limits: RateLimits,
   request: EngineRequest,
   scope: RequestScope,
-): Promise<Outcome> {
+): MaybePromise<Outcome> {
   const address = clientAddress(request, flow.trustProxy);
   // Reserved before verifying, so requests that arrive together cannot all pass a check first.
-  const reservation = await limits.reserveFailure(address);
-  if (typeof reservation === 'number') {
-    report(flow, scope, 'rate_limited', 'too_many_failures', null);
-    return { pass: false, answer: tooManyAnswer(reservation), headers: NO_HEADERS };
-  }
-  let context: AuthContext;
-  try {
-    context = await flow.authenticate(request);
-  } catch (error) {
-    if (!isAnonymousAllowed(flow, error, request)) {
-      // Only refused client credentials are guesses (see isFailedGuess): not a provider's outage.
-      if (isAuthError(error) && isFailedGuess(error.reason)) reservation.keep();
-      else await reservation.release();
-      return refuse(flow, error, request, scope);
+  return after(limits.reserveFailure(address), (reservation) => {
+    if (typeof reservation === 'number') {
+      report(flow, scope, 'rate_limited', 'too_many_failures', null);
+      return { pass: false, answer: tooManyAnswer(reservation), headers: NO_HEADERS };
     }
-    context = ANONYMOUS;
-    scope.anonymousBecause = error;
-  }
-  await reservation.release();
-  const verdict = await limits.consumeRequest(identityOf(context, address), flow.limitsOf?.(context));
+    const verified = (context: AuthContext | null, error: unknown): MaybePromise<Outcome> => {
+      if (context === null) {
+        if (!isAnonymousAllowed(flow, error, request)) {
+          // Only refused client credentials are guesses (see isFailedGuess): not a provider's outage.
+          if (isAuthError(error) && isFailedGuess(error.reason)) {
+            reservation.keep();
+            return refuse(flow, error, request, scope);
+          }
+          return after(reservation.release(), () => refuse(flow, error, request, scope));
+        }
+        scope.anonymousBecause = error;
+      }
+      const caller = context ?? ANONYMOUS;
+      return after(reservation.release(), () =>
+        after(limits.consumeRequest(identityOf(caller, address), flow.limitsOf?.(caller)), (verdict) =>
+          judged(flow, caller, request, scope, verdict),
+        ),
+      );
+    };
+    let answer: MaybePromise<AuthContext>;
+    try {
+      answer = flow.authenticate(request);
+    } catch (error) {
+      return verified(null, error);
+    }
+    if (!isPromiseLike(answer)) return verified(answer, undefined);
+    return answer.then(
+      (context) => verified(context, undefined),
+      (error: unknown) => verified(null, error),
+    );
+  });
+}
+
+/** The identity's request limits answered: 429 over one, else the plan; `RateLimit-*` either way. */
+function judged(
+  flow: Flow,
+  context: AuthContext,
+  request: EngineRequest,
+  scope: RequestScope,
+  verdict: RequestVerdict,
+): Outcome {
   let headers = NO_HEADERS;
   if (verdict.states.length > 0) {
     const { policy, state } = rateLimitHeaders(verdict.states);
