@@ -97,6 +97,8 @@ describe('a mode package from outside the monorepo, in the reference service', (
     });
     const logged = server.stdout() + server.stderr();
     expect(logged).toContain('"method":"hmac"');
+    // Named as a secret header by the handler itself (credentialHeaders), so it shows, redacted.
+    expect(logged).toContain('"x-signature":"[redacted]"');
     expect(logged).not.toContain(signature);
     expect(logged).not.toContain(SECRET);
   });
