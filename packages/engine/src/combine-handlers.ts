@@ -17,16 +17,9 @@ import {
   type Recognition,
 } from '@authlayer/core';
 import { authenticateNowOf, isPromiseLike } from '@authlayer/core/internal';
+import { refusedBy } from './request/mode-tried.js';
 
 type Method = AuthHandler['method'];
-
-// Which mode a request's credential went to, for the decision (audit line, metrics) of a refusal.
-const tried = new WeakMap<object, Method>();
-
-/** The mode a combined handler chose for `request`, or undefined (one mode, or no credential). */
-export function modeTriedFor(request: object): Method | undefined {
-  return tried.get(request);
-}
 
 /**
  * One handler for several modes on one route (`auth.mode: [api_key, jwt]`). Each request goes to
@@ -59,24 +52,24 @@ export async function combineHandlers(
   };
 
   const nowOf = new Map(handlers.map((handler) => [handler, authenticateNowOf(handler)]));
-  // The chosen mode's challenge first; the others add only the schemes it does not name.
-  const rechallenge = (error: unknown): never => {
+  // The chosen mode's challenge first; the others add only the schemes it does not name. The
+  // refusal says which mode refused, for its decision (audit line, metrics).
+  const rechallenge = (error: unknown, method: Method): never => {
     if (!isAuthError(error)) throw error;
-    throw new AuthError(error.reason, combineChallenges(error.challenge, ...missing));
+    throw refusedBy(new AuthError(error.reason, combineChallenges(error.challenge, ...missing)), method);
   };
 
   // Synchronous when the chosen mode answers synchronously (see AuthHandler.authenticateNow).
   function authenticateNow(request: AuthRequest): MaybePromise<AuthContext> {
     const handler = pick(request);
     if (handler === undefined) throw noCredentials;
-    tried.set(request, handler.method);
     let answer: MaybePromise<AuthContext>;
     try {
       answer = nowOf.get(handler)!(request);
     } catch (error) {
-      return rechallenge(error);
+      return rechallenge(error, handler.method);
     }
-    return isPromiseLike(answer) ? answer.catch(rechallenge) : answer;
+    return isPromiseLike(answer) ? answer.catch((error: unknown) => rechallenge(error, handler.method)) : answer;
   }
 
   return Object.freeze({

@@ -5,14 +5,7 @@ import type { AuthMethod } from '@authlayer/core';
  * 403 of the table, `would_refuse` one that `report_only` let through; `ended` is a held request
  * (`auth.hold`) whose authority ended after it was let through.
  */
-export type DecisionOutcome =
-  | 'allowed'
-  | 'refused'
-  | 'forbidden'
-  | 'would_refuse'
-  | 'rate_limited'
-  | 'error'
-  | 'ended';
+export type DecisionOutcome = 'allowed' | 'refused' | 'forbidden' | 'would_refuse' | 'rate_limited' | 'error' | 'ended';
 
 /**
  * One authentication decision, made once per request by the middleware: what the audit line and

@@ -6,7 +6,7 @@
 export * from './index.js';
 export { compileTable, matchEntries, planFor } from './access/access-table.js';
 export type { AccessTable, MatchedEntry, Plan, TableEntry } from './access/access-table.js';
-export { combineHandlers, modeTriedFor, summaryOf } from './combine-handlers.js';
+export { combineHandlers, summaryOf } from './combine-handlers.js';
 export { isPackageMissing, loadModeHandler, modePackageName } from './load-mode.js';
 export type { LoadedMode } from './load-mode.js';
 export { importWithPeers, loadRateLimits } from './load-rate-limits.js';

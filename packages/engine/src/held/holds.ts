@@ -86,7 +86,9 @@ export class Holds {
     if (typeof end !== 'function') throw new TypeError('auth.hold(req, end): end must be a function');
     const context = request.context ?? NOBODY;
     const expiry =
-      context === NOBODY ? null : (this.deps.current().loaded.handler.credentialExpiry?.(context, request.request) ?? null);
+      context === NOBODY
+        ? null
+        : (this.deps.current().loaded.handler.credentialExpiry?.(context, request.request) ?? null);
     const hold: Hold = {
       context,
       requestId: request.requestId,
@@ -173,7 +175,8 @@ export class Holds {
  * takes (answered as no credential, as a request would be), then the plan's rules.
  */
 function refusalOf(plan: Plan | null, context: AuthContext, methods: readonly string[]): string | null {
-  if (plan === null) return context.method === 'none' || methods.includes(context.method) ? null : 'credentials_missing';
+  if (plan === null)
+    return context.method === 'none' || methods.includes(context.method) ? null : 'credentials_missing';
   if (plan.denied) return 'route_denied';
   if (plan.authentication === 'none') return null;
   if (context.method === 'none') return plan.authentication === 'required' ? 'credentials_missing' : null;

@@ -13,7 +13,6 @@ import {
 } from '@authlayer/core';
 import { isPromiseLike, startDecisionSpan, withResourceMetadata, withSpan } from '@authlayer/core/internal';
 import { authorizeByPlan, type Refusal } from '../access/access-plan.js';
-import { modeTriedFor } from '../combine-handlers.js';
 import type { DecisionListener } from '../decision.js';
 import { clientAddress } from '../rate-limit/client-address.js';
 import { rateLimitHeaders } from '../rate-limit/headers.js';
@@ -22,6 +21,7 @@ import type { RateLimits, RequestVerdict } from '../rate-limit/verdicts.js';
 import { INTERNAL_ANSWER, refusalAnswer, tooManyAnswer, type Answer } from './answer.js';
 import { carriesCredentials, isPreflight } from './credentials.js';
 import { kindOf } from './kind-of.js';
+import { modeThatRefused } from './mode-tried.js';
 import { decisionOf, type RequestScope } from './scope.js';
 
 /**
@@ -269,7 +269,7 @@ function refuse(flow: Flow, error: unknown, request: EngineRequest, scope: Reque
     flow.logger.error(`the ${request.method} ${pathOf(request)} handler failed (${kindOf(error)})`);
     return { pass: false, answer: INTERNAL_ANSWER, headers: NO_HEADERS };
   }
-  report(flow, scope, 'refused', error.reason, null, modeTriedFor(request) ?? flow.method);
+  report(flow, scope, 'refused', error.reason, null, modeThatRefused(error) ?? flow.method);
   const metadata = flow.resourceMetadata;
   const refusal =
     metadata === undefined

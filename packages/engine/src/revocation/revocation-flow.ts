@@ -14,6 +14,7 @@ import {
 } from '@authlayer/core';
 import { isPromiseLike, splitChallenges } from '@authlayer/core/internal';
 import { importWithPeers } from '../load-rate-limits.js';
+import { refusedBy } from '../request/mode-tried.js';
 import { checkRevocationEntry, checkRevocationTtl, type Revocation, type RevokeOptions } from './revocation-entry.js';
 import type { RevocationState, RevocationStore } from './revocation-store.js';
 
@@ -82,7 +83,10 @@ async function refusalsOf(handlers: readonly AuthHandler[]): Promise<Map<AuthMet
       .map((part) => (/^Bearer\b/i.test(part) ? bearerChallenge('token_revoked', description) : part))
       .join(', ');
     const others = [...missing].filter(([other]) => other !== method).map(([, value]) => value);
-    refusals.set(method, new AuthError('token_revoked', combineChallenges(own, ...others), description));
+    refusals.set(
+      method,
+      refusedBy(new AuthError('token_revoked', combineChallenges(own, ...others), description), method),
+    );
   }
   return refusals;
 }
