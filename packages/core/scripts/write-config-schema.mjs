@@ -12,6 +12,13 @@ import { configSchema } from '../dist/config/config-schema.js';
 const generated = z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7', unrepresentable: 'throw' });
 // zod cannot say which keys a mapping with a catch-all may have: the access keys' rule, added here.
 generated.properties.access.propertyNames = ACCESS_KEY_NAMES;
+// A mode package outside this repository brings its own section (`auth.hmac` for `mode: hmac`) and
+// checks it at start-up: the editor takes any mapping there (a misspelt section is still refused
+// at start-up, as an unknown field).
+generated.properties.auth.additionalProperties = {
+  type: 'object',
+  description: 'the section of a mode package that auth.mode names (checked by that package at start-up)',
+};
 const { $schema, ...rest } = generated;
 const schema = {
   $schema,

@@ -84,6 +84,12 @@ describe('@authlayer/core/config.schema.json', () => {
     // A mode package's name is any lower-case name (`saml` loads @authlayer/saml); one that is no
     // package name is refused by both. A near miss of a known mode (`jwr`) only at start-up.
     { name: 'a mode package outside the repository', raw: { auth: { mode: 'saml' } }, valid: true },
+    // Its section is the package's to check (at start-up); the editor takes any mapping there.
+    {
+      name: 'a mode package outside the repository, with its section',
+      raw: { auth: { mode: 'hmac', hmac: { secret_env: 'HMAC_SECRET' } } },
+      valid: true,
+    },
     { name: 'an unknown mode', raw: { auth: { mode: 'SAML 2' } }, valid: false },
     {
       name: 'oauth2 mode with its settings',
