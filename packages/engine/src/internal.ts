@@ -26,7 +26,7 @@ export type { AccessStep, Generation } from './generation.js';
 export { decide } from './request/decide.js';
 export { kindOf } from './request/kind-of.js';
 export type { EngineRequest, Flow, Outcome } from './request/decide.js';
-export { RequestScope } from './request/scope.js';
+export { RequestScope, reportWhenAnswered } from './request/scope.js';
 export type { EndHold, HoldRequest } from './held/holds.js';
 export type { Answer } from './request/answer.js';
 export { refusalAnswer } from './request/answer.js';

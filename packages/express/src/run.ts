@@ -1,5 +1,12 @@
 import type { AuthContext } from '@authlayer/core';
-import { decide, RequestScope, type Answer, type Flow, type Outcome } from '@authlayer/engine/internal';
+import {
+  decide,
+  reportWhenAnswered,
+  RequestScope,
+  type Answer,
+  type Flow,
+  type Outcome,
+} from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage } from 'node:http';
 import { sendError } from './error-handler.js';
@@ -55,7 +62,7 @@ export function apply(outcome: Outcome, scope: RequestScope, req: Request, res: 
   if (!outcome.pass) return refuse(outcome.answer, req, res);
   if (outcome.context === undefined) return next();
   (req as Request & { auth: AuthContext }).auth = outcome.context;
-  if (scope.holding) releaseOnAnswer(scope, res);
+  if (scope.holding) reportWhenAnswered(scope, res);
   // Expect: 100-continue (with continueAfterAuthentication): only now is the client told to upload.
   sendContinueIfAwaited(req, res);
   next();
@@ -72,18 +79,4 @@ export function refuse(answer: Answer, req: Request, res: Response): void {
     for (const [name, value] of answer.headers) res.setHeader(name, value);
     sendError(res, answer.status, answer.code, answer.message);
   });
-}
-
-/**
- * Reports the held decision when the answer starts (`writeHead`, which every way of answering goes
- * through) or the connection closes without one. `writeHead` is never put back: another middleware
- * may have wrapped ours since; once the decision is reported this is a no-op.
- */
-function releaseOnAnswer(scope: RequestScope, res: Response): void {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: Response, ...args: unknown[]) {
-    scope.answered();
-    return (writeHead as (...a: unknown[]) => Response).apply(this, args);
-  } as Response['writeHead'];
-  res.once('close', () => scope.answered());
 }

@@ -2,6 +2,7 @@ import type { AccessValue, AuthConfig, AuthContext, HandlerDescription, Logger }
 import {
   createEngine,
   decide,
+  reportWhenAnswered,
   openApiSecurity,
   type AuthReadiness,
   type EngineRequest,
@@ -24,7 +25,7 @@ import fp from 'fastify-plugin';
 import { requireAccessWith, type AccessRuleInput } from './guards.js';
 import { failed, refuse } from './reply.js';
 import { planOfRequest, routePlanOf, unnamedKeys, unnamedKeysError, type RegisteredRoute } from './routes.js';
-import { SCOPE, newScope } from './scope.js';
+import { SCOPE, newScope, scopeOf } from './scope.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -146,6 +147,10 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
     for (const [name, value] of outcome.headers) reply.header(name, value);
     if (!outcome.pass) return refuse(outcome.answer, request, reply);
     if (outcome.context !== undefined) request.auth = outcome.context;
+    // The held `allowed` decision is reported when the answer starts (a guard may still refuse
+    // before), or when the request ends without one; no hook on every request for it.
+    const scope = scopeOf(request);
+    if (scope?.holding === true) reportWhenAnswered(scope, reply.raw);
     done();
   };
 
@@ -174,23 +179,6 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
       return;
     }
     apply(outcome as Outcome, request, reply, done);
-  });
-
-  // The held `allowed` decision is reported when the answer starts (a guard may still refuse
-  // before), or when the request ends without one.
-  const release = (request: FastifyRequest) =>
-    (request as unknown as Record<string, { answered(): void } | null>)[SCOPE]?.answered();
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    release(request);
-    done(null, payload);
-  });
-  app.addHook('onResponse', (request, _reply, done) => {
-    release(request);
-    done();
-  });
-  app.addHook('onRequestAbort', (request, done) => {
-    release(request);
-    done();
   });
 
   const api: AuthlayerApi = {

@@ -128,6 +128,27 @@ export class RequestScope {
   }
 }
 
+/** What `reportWhenAnswered` needs of a response: Node's `ServerResponse` is one. */
+export interface AnsweringResponse {
+  writeHead: (...args: never[]) => unknown;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/**
+ * Reports the scope's held decision when the answer starts (`writeHead`, which every way of
+ * answering goes through, Express's and Fastify's alike) or the connection closes without one.
+ * `writeHead` is never put back: something else may have wrapped it since; once the decision is
+ * reported this is a no-op. Only for a scope that holds a decision: nothing is wrapped otherwise.
+ */
+export function reportWhenAnswered(scope: RequestScope, response: AnsweringResponse): void {
+  const writeHead = response.writeHead as (...args: unknown[]) => unknown;
+  response.writeHead = function (this: unknown, ...args: unknown[]) {
+    scope.answered();
+    return writeHead.apply(this, args);
+  } as AnsweringResponse['writeHead'];
+  response.once('close', () => scope.answered());
+}
+
 /** The decision record: what was decided, for whom, how long it took; never a credential. */
 export function decisionOf(
   scope: RequestScope,
