@@ -13,6 +13,7 @@ export { resourceMetadataUrl } from './config/sections/resource.js';
 export { withResourceMetadata } from './challenge.js';
 export { readSchemeToken } from './bearer-token.js';
 export { configSourceOf } from './config/parse-auth-config.js';
+export { shownInError } from './config/config-error.js';
 export { keyFilesOf } from './config/key-files.js';
 export { inSpan, startDecisionSpan, withSpan } from './tracing.js';
 export { defaultSectionKey, isExternalModeName } from './config/mode-name.js';

@@ -22,6 +22,7 @@ describe('@authlayer/core public API', () => {
       'REALM',
       'RECOGNITIONS',
       'RSA_ALGORITHMS',
+      'RoutePatternError',
       'apiKeyChallenge',
       'apiKeyVariable',
       'assertModeConfig',

@@ -20,6 +20,7 @@ describe('@authlayer/core/internal', () => {
       'readClaim',
       'readSchemeToken',
       'resourceMetadataUrl',
+      'shownInError',
       'splitChallenges',
       'startDecisionSpan',
       'suggestField',

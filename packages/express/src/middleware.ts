@@ -12,7 +12,7 @@ import {
 } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
 import { runAccess } from './access/access-middleware.js';
-import { createGuardedApps } from './access/guarded-apps.js';
+import { createGuardedApps, refuseUnparsedKeys } from './access/guarded-apps.js';
 import { unmatchedKeys } from './access/unmatched-rules.js';
 import { existingScopeOf, runFlow } from './run.js';
 import type { IncomingMessage } from 'node:http';
@@ -206,10 +206,17 @@ export async function createAuthMiddleware(
   const engine = await createEngine(config, {
     ...engineOptions,
     checkReload: (next) => {
+      refuseUnparsedKeys(next.table);
       guardedApps.check(next);
       checkReload?.({ config: next.config, unmatchedRules: (app) => unmatchedKeys(next.table.entries, app) });
     },
   });
+  try {
+    refuseUnparsedKeys(engine.current().table);
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
   // The generation is read once, when the request arrives: it keeps it to the end.
   const route = (pick: (generation: Generation) => Flow): RouteMiddleware =>
     ((req: Request, res: Response, next: NextFunction) =>

@@ -95,7 +95,24 @@ describe('keys name the routes Fastify registered', () => {
     expect((await call(app, { method: 'GET', url: '/open/' })).statusCode).toBe(200);
   });
 
-  it('a Fastify wildcard route is named by the key with a named splat', async () => {
+  it('a Fastify wildcard route is named as registered (`GET /files/*`), which loadConfig takes', async () => {
+    const { app } = await appWith({ 'GET /files/*': { roles: ['admin'] } }, (app) => app.get('/files/*', ok));
+    await app.ready();
+    const res = await call(app, { method: 'GET', url: '/files/a/b.txt', headers: key });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ error: 'forbidden', message: 'the role admin is required' });
+    expect((await call(app, { method: 'GET', url: '/files/a' })).statusCode).toBe(401);
+  });
+
+  it('a wildcard key that names no registered route fails app.ready()', async () => {
+    const { app } = await appWith({ 'GET /files/*': 'deny' }, (app) => app.get('/file/*', ok));
+    await expect(app.ready()).rejects.toMatchObject({
+      name: 'ConfigError',
+      issues: [{ path: 'access.GET /files/*' }],
+    });
+  });
+
+  it('a Fastify wildcard route is also named by the key with a named splat', async () => {
     const { app } = await appWith({ 'GET /files/*rest': { roles: ['admin'] } }, (app) => app.get('/files/*', ok));
     await app.ready();
     const res = await call(app, { method: 'GET', url: '/files/a/b.txt', headers: key });

@@ -127,8 +127,9 @@ export interface AccessIssue {
 }
 
 /**
- * What the schema alone cannot check: each key is `"METHOD /pattern"` that Express can parse,
- * `modes` lists only modes of `auth.mode`, `tenant_param` names a parameter of its pattern.
+ * What the schema alone cannot check: each key is `"METHOD /pattern"`, `modes` lists only modes of
+ * `auth.mode`, `tenant_param` names a parameter of its pattern (when Express can parse it: a
+ * pattern it cannot is the adapter's to judge).
  */
 export function accessIssues(access: RawAccess, modes: readonly AuthMode[]): AccessIssue[] {
   const issues: AccessIssue[] = [];
@@ -137,6 +138,8 @@ export function accessIssues(access: RawAccess, modes: readonly AuthMode[]): Acc
     try {
       route = compileRouteKey(key);
     } catch (error) {
+      // The shape is the config's to check; the pattern, its adapter's (see RoutePatternError).
+      if (error instanceof RoutePatternError) continue;
       const suggestion = ROUTE.test(key) ? undefined : suggestField(key, ['default', 'report_only']);
       const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
       issues.push({ path: [key], message: `${(error as Error).message}${hint}` });
@@ -215,11 +218,24 @@ export interface CompiledRoute {
 }
 
 /**
+ * A key of the right shape whose pattern Express 5's router cannot parse (`/files/*`, Fastify's
+ * wildcard): the config takes it, and the adapter judges it (Express refuses it at
+ * `createAuthMiddleware`; Fastify names its routes by their URL as registered).
+ */
+export class RoutePatternError extends Error {
+  override readonly name = 'RoutePatternError';
+  constructor(detail: string, options?: ErrorOptions) {
+    super(`Express cannot parse the pattern: ${detail}`, options);
+  }
+}
+
+/**
  * Compiles an `access` key as Express 5's router compiles a route registered with default options
  * (`app.get(pattern)`: case-insensitive, trailing slash optional, parameters percent-decoded), and
  * matches any number of trailing slashes (as a route `/` of a mounted router does).
  *
- * @throws Error saying what is wrong with the key (its message names no secret: keys are policy)
+ * @throws Error saying what is wrong with the key's shape (its message names no secret: keys are
+ *   policy), or {@link RoutePatternError} when Express cannot parse its pattern
  */
 export function compileRouteKey(key: string): CompiledRoute {
   const parts = ROUTE.exec(key);
@@ -234,7 +250,7 @@ export function compileRouteKey(key: string): CompiledRoute {
     tokens = parse(pattern).tokens;
   } catch (error) {
     if (!(error instanceof PathError || error instanceof TypeError)) throw error;
-    throw new Error(`Express cannot parse the pattern: ${error.message.replace(/; visit .*$/, '')}`, { cause: error });
+    throw new RoutePatternError(error.message.replace(/; visit .*$/, ''), { cause: error });
   }
   const loose = loosen(pattern);
   const matcher = match(loose, { sensitive: false, end: true, trailing: true, decode: decodeParam });

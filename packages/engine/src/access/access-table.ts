@@ -1,5 +1,6 @@
 import {
   compileRouteKey,
+  RoutePatternError,
   type AccessDefault,
   type AccessRule,
   type AccessValue,
@@ -49,6 +50,12 @@ export interface AccessTable {
   readonly bySegment: ReadonlyMap<string, readonly TableEntry[]>;
   /** The entries that fix no first segment: all a path of another first segment may match. */
   readonly unfixed: readonly TableEntry[];
+  /**
+   * The keys whose pattern Express cannot parse (`GET /files/*`, a Fastify wildcard), with why: they
+   * match no path here. The Express adapter refuses a table that has any; Fastify names routes by
+   * their URL and needs no parse.
+   */
+  readonly unparsed: readonly { readonly key: string; readonly message: string }[];
 }
 
 /**
@@ -57,7 +64,16 @@ export interface AccessTable {
  * matches `HEAD` too, as Express routes HEAD to GET.
  */
 export function compileTable(access: Readonly<Record<string, AccessValue>>): AccessTable {
-  const entries = Object.entries(access).map(([key, value]) => ({ route: compileRouteKey(key), value }));
+  const unparsed: { key: string; message: string }[] = [];
+  const entries = Object.entries(access).map(([key, value]) => {
+    try {
+      return { route: compileRouteKey(key), value };
+    } catch (error) {
+      if (!(error instanceof RoutePatternError)) throw error;
+      unparsed.push({ key, message: error.message });
+      return { route: unmatchable(key), value };
+    }
+  });
   const segments = new Set(entries.flatMap((entry) => entry.route.firstSegment ?? []));
   const bySegment = new Map(
     [...segments].map((segment) => [
@@ -65,7 +81,22 @@ export function compileTable(access: Readonly<Record<string, AccessValue>>): Acc
       entries.filter((entry) => entry.route.firstSegment === null || entry.route.firstSegment === segment),
     ]),
   );
-  return { entries, bySegment, unfixed: entries.filter((entry) => entry.route.firstSegment === null) };
+  return { entries, bySegment, unfixed: entries.filter((entry) => entry.route.firstSegment === null), unparsed };
+}
+
+/** A key whose pattern Express cannot parse, as an entry that matches no path (see `unparsed`). */
+function unmatchable(key: string): CompiledRoute {
+  const space = key.indexOf(' ');
+  return Object.freeze({
+    key,
+    method: key.slice(0, space),
+    pattern: key.slice(space + 1),
+    params: [],
+    examples: [],
+    // A segment no path has: the entry stays out of every other segment's list.
+    firstSegment: '\u0000unparsed',
+    matchPath: () => false,
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ConfigError } from '@authlayer/core';
-import type { Generation } from '@authlayer/engine/internal';
+import { shownInError } from '@authlayer/core/internal';
+import type { AccessTable, Generation } from '@authlayer/engine/internal';
 import type { Request } from 'express';
 import { unmatchedKeys } from './unmatched-rules.js';
 
@@ -41,4 +42,16 @@ export function createGuardedApps() {
       );
     },
   };
+}
+
+/**
+ * Refuses a table with a key whose pattern Express cannot parse (`GET /files/*`): `loadConfig`
+ * checks a key's shape only, so that Fastify's wildcards load; here such a key would match no
+ * request and guard nothing.
+ *
+ * @throws ConfigError naming each such key
+ */
+export function refuseUnparsedKeys(table: AccessTable): void {
+  if (table.unparsed.length === 0) return;
+  throw new ConfigError(table.unparsed.map(({ key, message }) => ({ path: `access.${shownInError(key)}`, message })));
 }
