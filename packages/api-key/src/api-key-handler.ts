@@ -139,7 +139,9 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
     credentialExpiry: (_context, request) => {
       const presented = presentedKeyOf(request, headerName, allowBearer);
       const end = typeof presented === 'string' ? table(presented)?.expiresAt : undefined;
-      return end === undefined || end === null ? null : { expiresAt: Math.floor(end / 1000), refusedFrom: end, reason: 'credentials_expired' };
+      return end === undefined || end === null
+        ? null
+        : { expiresAt: Math.floor(end / 1000), refusedFrom: end, reason: 'credentials_expired' };
     },
   };
   return Object.freeze(handler);

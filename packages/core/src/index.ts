@@ -66,7 +66,13 @@ export type {
   IdentityField,
   RoleConfig,
 } from './config/auth-config.js';
-export { ACCESS_DEFAULTS, ACCESS_WORDS, FALLBACKS, RoutePatternError, compileRouteKey } from './config/access-schema.js';
+export {
+  ACCESS_DEFAULTS,
+  ACCESS_WORDS,
+  FALLBACKS,
+  RoutePatternError,
+  compileRouteKey,
+} from './config/access-schema.js';
 export type {
   AccessDefault,
   AccessPolicy,

@@ -31,7 +31,11 @@ describe('EndSchedule', () => {
     let now = 10_000;
     const ran: string[] = [];
     const manual = manualTimers();
-    const schedule = new EndSchedule<string>(() => now, (entry) => ran.push(entry), manual.timers);
+    const schedule = new EndSchedule<string>(
+      () => now,
+      (entry) => ran.push(entry),
+      manual.timers,
+    );
     schedule.add('a', 12_000);
     schedule.add('b', 12_400);
     schedule.add('c', 11_001);
@@ -56,7 +60,11 @@ describe('EndSchedule', () => {
     const now = 0;
     const ran: string[] = [];
     const manual = manualTimers();
-    const schedule = new EndSchedule<string>(() => now, (entry) => ran.push(entry), manual.timers);
+    const schedule = new EndSchedule<string>(
+      () => now,
+      (entry) => ran.push(entry),
+      manual.timers,
+    );
     schedule.add('a', 5000);
     schedule.add('b', 5000);
     schedule.delete('a');
@@ -74,7 +82,11 @@ describe('EndSchedule', () => {
     let now = 50_000;
     const ran: string[] = [];
     const manual = manualTimers();
-    const schedule = new EndSchedule<string>(() => now, (entry) => ran.push(entry), manual.timers);
+    const schedule = new EndSchedule<string>(
+      () => now,
+      (entry) => ran.push(entry),
+      manual.timers,
+    );
     schedule.add('late', 1000);
     expect(manual.pending().map((timer) => timer.ms)).toEqual([0]);
     manual.fire();
