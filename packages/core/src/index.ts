@@ -58,6 +58,7 @@ export type {
   OAuth2Config,
   RateLimitConfig,
   ReloadConfig,
+  McpConfig,
   ResourceConfig,
   RevocationConfig,
   SenderConstraintConfig,
@@ -73,6 +74,8 @@ export {
   RoutePatternError,
   compileRouteKey,
 } from './config/access-schema.js';
+export { isMcpKey, parseMcpKey } from './config/mcp-key.js';
+export type { McpKey } from './config/mcp-key.js';
 export type {
   AccessDefault,
   AccessPolicy,

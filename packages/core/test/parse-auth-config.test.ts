@@ -106,6 +106,7 @@ describe('parseAuthConfig: defaults', () => {
         listen: null,
       },
       resource: null,
+      mcp: null,
       revocation: null,
       tls: null,
     });
@@ -137,6 +138,7 @@ describe('parseAuthConfig: defaults', () => {
         listen: null,
       },
       resource: null,
+      mcp: null,
       revocation: null,
       tls: null,
     });
@@ -192,6 +194,7 @@ describe('parseAuthConfig: defaults', () => {
         listen: null,
       },
       resource: null,
+      mcp: null,
       revocation: null,
       tls: null,
       apiKeys: {
@@ -713,6 +716,7 @@ describe('parseAuthConfig: the result', () => {
       'accessPolicy',
       'forwardAuth',
       'resource',
+      'mcp',
       'revocation',
       'tls',
     ]);

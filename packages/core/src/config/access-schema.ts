@@ -1,6 +1,7 @@
 import { match, parse, PathError, type Token } from 'path-to-regexp';
 import { z } from 'zod';
 import type { AuthMode } from './defaults.js';
+import { isMcpKey, MCP_KEY, parseMcpKey } from './mcp-key.js';
 import { modeSchema } from './mode-name.js';
 import { suggestField } from './suggest-field.js';
 
@@ -11,8 +12,10 @@ import { suggestField } from './suggest-field.js';
 const NAME = /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/;
 /** `"METHOD /pattern"`: an upper-case method or `*`, one space, a pattern of printable ASCII (`/...`, or `{/...}`). */
 const ROUTE = /^([A-Z]{1,20}|\*) ([/{][\x21-\x7e]*)$/;
-/** What the JSON Schema can say of a key of `access`: `default`, `report_only` or `"METHOD /pattern"`. */
-export const ACCESS_KEY_NAMES = { anyOf: [{ enum: ['default', 'report_only'] }, { pattern: ROUTE.source }] } as const;
+/** What the JSON Schema can say of a key of `access`: `default`, `report_only`, `"METHOD /pattern"` or `"MCP <method> <name>"`. */
+export const ACCESS_KEY_NAMES = {
+  anyOf: [{ enum: ['default', 'report_only'] }, { pattern: ROUTE.source }, { pattern: MCP_KEY.source }],
+} as const;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', '*']);
 const PARAM = /^[A-Za-z_$][\w$]{0,63}$/;
 
@@ -134,6 +137,10 @@ export interface AccessIssue {
 export function accessIssues(access: RawAccess, modes: readonly AuthMode[]): AccessIssue[] {
   const issues: AccessIssue[] = [];
   for (const [key, value] of routeEntries(access)) {
+    if (isMcpKey(key)) {
+      issues.push(...mcpKeyIssues(key, value, modes));
+      continue;
+    }
     let route: CompiledRoute;
     try {
       route = compileRouteKey(key);
@@ -157,6 +164,21 @@ export function accessIssues(access: RawAccess, modes: readonly AuthMode[]): Acc
         message: `${value.tenant_param} is not a parameter of the pattern (${known})`,
       });
     }
+  }
+  return issues;
+}
+
+/** An `"MCP <method> <name>"` key: its shape, its modes; it has no route parameter for `tenant_param`. */
+function mcpKeyIssues(key: string, value: AccessWord | RawRule, modes: readonly AuthMode[]): AccessIssue[] {
+  if (parseMcpKey(key) === null) {
+    return [{ path: [key], message: 'must be "MCP <method>" or "MCP <method> <name>", for example "MCP tools/call get_forecast"' }];
+  }
+  if (typeof value === 'string') return [];
+  const issues: AccessIssue[] = (value.modes ?? [])
+    .filter((mode) => !modes.includes(mode))
+    .map((mode) => ({ path: [key, 'modes'], message: `${mode} is not a mode auth.mode lists` }));
+  if (value.tenant_param !== undefined) {
+    issues.push({ path: [key, 'tenant_param'], message: 'an MCP key names no route, so it has no parameter' });
   }
   return issues;
 }

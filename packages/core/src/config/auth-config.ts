@@ -5,6 +5,7 @@ import type { JwtConfig } from './sections/jwt.js';
 import type { OAuth2Config } from './sections/oauth2.js';
 import type { ForwardAuthConfig } from './sections/forward-auth.js';
 import type { RateLimitConfig, ReloadConfig } from './sections/operations.js';
+import type { McpConfig } from './sections/mcp.js';
 import type { ResourceConfig } from './sections/resource.js';
 import type { RevocationConfig } from './sections/revocation.js';
 import type { RoleConfig } from './sections/roles.js';
@@ -16,6 +17,7 @@ export type { JwtConfig, JwtProviderConfig } from './sections/jwt.js';
 export type { OAuth2Config } from './sections/oauth2.js';
 export type { ForwardAuthConfig, IdentityField } from './sections/forward-auth.js';
 export type { RateLimitConfig, ReloadConfig } from './sections/operations.js';
+export type { McpConfig } from './sections/mcp.js';
 export type { ResourceConfig } from './sections/resource.js';
 export type { RevocationConfig } from './sections/revocation.js';
 export type { RoleConfig } from './sections/roles.js';
@@ -51,6 +53,11 @@ export interface AuthConfig {
   readonly forwardAuth: ForwardAuthConfig;
   /** Top-level `resource`: RFC 9728 protected resource metadata; `null` (default): none. */
   readonly resource: ResourceConfig | null;
+  /**
+   * Top-level `mcp`: the MCP server's Streamable HTTP endpoint, whose POSTed JSON-RPC messages the
+   * `"MCP <method> <name>"` keys of `access` judge; `null` (default): none.
+   */
+  readonly mcp: McpConfig | null;
   /** Top-level `revocation`: the revocation list every replica enforces; `null` (default): none. */
   readonly revocation: RevocationConfig | null;
   /** Top-level `tls`: HTTPS and client certificates of the reference service; `null` (default): none. */

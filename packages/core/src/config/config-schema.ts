@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { accessIssues, accessSchema, fallbackSchema } from './access-schema.js';
+import { accessIssues, accessSchema, compileRouteKey, fallbackSchema } from './access-schema.js';
+import { isMcpKey } from './mcp-key.js';
 import { DEFAULTS } from './defaults.js';
 import { modeSchema } from './mode-name.js';
 import type { SectionIssue } from './fields.js';
@@ -7,6 +8,7 @@ import { apiKeysIssues, apiKeysSchema } from './sections/api-keys.js';
 import { jwtIssues, jwtSchema, toJwtConfig } from './sections/jwt.js';
 import { oauth2Issues, oauth2Schema, toOAuth2Config } from './sections/oauth2.js';
 import { forwardAuthSchema } from './sections/forward-auth.js';
+import { mcpIssues, mcpSchema } from './sections/mcp.js';
 import { resourceSchema } from './sections/resource.js';
 import { revocationSchema } from './sections/revocation.js';
 import { tlsIssues, tlsSchema, toTlsConfig } from './sections/tls.js';
@@ -37,6 +39,7 @@ export const configSchema = z
     resource: resourceSchema,
     revocation: revocationSchema,
     tls: tlsSchema,
+    mcp: mcpSchema,
     access: accessSchema,
   })
   .superRefine((config, ctx) => {
@@ -55,9 +58,26 @@ export const configSchema = z
         path: ['access', ...path],
         message,
       })),
+      ...mcpIssues(config.mcp, Object.keys(config.access).filter(isMcpKey), (endpoint) =>
+        namesPost(Object.keys(config.access), endpoint),
+      ),
     ];
     for (const { path, message } of issues) ctx.addIssue({ code: 'custom', path: [...path], message });
   });
+
+/** True when a route key of `keys` names a POST to `path` (`"POST /mcp"`, `"* /mcp"`). */
+function namesPost(keys: readonly string[], path: string): boolean {
+  return keys.some((key) => {
+    if (key === 'default' || key === 'report_only' || isMcpKey(key)) return false;
+    try {
+      const route = compileRouteKey(key);
+      return (route.method === 'POST' || route.method === '*') && route.matchPath(path) !== false;
+    } catch {
+      // A broken key is reported by accessIssues.
+      return false;
+    }
+  });
+}
 
 /** A client's own limits are counted on `rate_limit`'s store: without one they would count nothing. */
 function clientLimitIssues(

@@ -10,6 +10,7 @@ import { toApiKeysConfig } from './sections/api-keys.js';
 import { jwtIssues, toJwtConfig } from './sections/jwt.js';
 import { oauth2Issues, toOAuth2Config } from './sections/oauth2.js';
 import { toForwardAuthConfig } from './sections/forward-auth.js';
+import { toMcpConfig } from './sections/mcp.js';
 import { toResourceConfig } from './sections/resource.js';
 import { toRevocationConfig } from './sections/revocation.js';
 import { toTlsConfig } from './sections/tls.js';
@@ -86,6 +87,7 @@ function toAuthConfig(
     access,
     forward_auth: forwardAuth,
     resource,
+    mcp,
     revocation,
     tls,
   }: RawConfigOutput,
@@ -106,6 +108,7 @@ function toAuthConfig(
     ...toAccessConfig(access),
     forwardAuth: toForwardAuthConfig(forwardAuth),
     resource: toResourceConfig(resource),
+    mcp: toMcpConfig(mcp),
     revocation: toRevocationConfig(revocation),
     tls: toTlsConfig(tls),
     // Present only beside a mode package outside this repository: every other config keeps its shape.

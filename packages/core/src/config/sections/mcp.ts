@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { SectionIssue } from '../fields.js';
+
+// The top-level `mcp` section: the Streamable HTTP endpoint of an MCP server, whose POST bodies
+// authlayer reads and judges by the `"MCP <method> <name>"` keys of the `access` table.
+
+const MIB = 1024 * 1024;
+
+export const mcpSchema = z
+  .strictObject({
+    // The path as the app routes it (`/mcp`): the table's `"POST /mcp"` must name it.
+    endpoint: z
+      .string()
+      .max(2048, 'must be at most 2048 characters')
+      .regex(/^\/[\x21-\x7e]*$/, 'must be a path such as /mcp (printable ASCII, starting with /)'),
+    max_body_bytes: z
+      .int()
+      .min(1, 'must be at least 1')
+      .max(64 * MIB, 'must be at most 67108864 (64 MiB)')
+      .default(MIB),
+  })
+  .nullable()
+  .default(null);
+
+/** `mcp`, converted to camelCase. */
+export interface McpConfig {
+  /** The path of the MCP server's Streamable HTTP endpoint (`/mcp`): its POST bodies are judged. */
+  readonly endpoint: string;
+  /** The largest POST body read at `endpoint`; a larger one is 413. Default 1 MiB. */
+  readonly maxBodyBytes: number;
+}
+
+export function toMcpConfig(raw: z.output<typeof mcpSchema>): McpConfig | null {
+  if (raw === null) return null;
+  return { endpoint: raw.endpoint, maxBodyBytes: raw.max_body_bytes };
+}
+
+/**
+ * The rules that span `mcp` and `access`: MCP keys need `mcp.endpoint`, and `mcp.endpoint` must be
+ * a route the table names (`"POST /mcp"`), so that the HTTP route has a rule of its own before the
+ * messages are judged. `namesEndpoint` tells whether a route key of the table matches a POST there.
+ */
+export function mcpIssues(
+  mcp: z.output<typeof mcpSchema>,
+  mcpKeys: readonly string[],
+  namesEndpoint: (endpoint: string) => boolean,
+): SectionIssue[] {
+  if (mcp === null) {
+    if (mcpKeys.length === 0) return [];
+    const shown = mcpKeys[0]!.slice(0, 64);
+    return [{ path: ['mcp', 'endpoint'], message: `is required: access has MCP keys (${shown}) but no mcp.endpoint` }];
+  }
+  if (namesEndpoint(mcp.endpoint)) return [];
+  return [
+    {
+      path: ['mcp', 'endpoint'],
+      message: `no key of access names it: add "POST ${mcp.endpoint.slice(0, 64)}" (authenticated, or a rule)`,
+    },
+  ];
+}
