@@ -26,7 +26,9 @@ describe('mcp section and MCP keys of access', () => {
 
   it('accepts a key of every method that names the endpoint, * and a pattern', () => {
     for (const key of ['* /mcp', 'POST /:server', 'POST /mcp{/*rest}']) {
-      expect(parseAuthConfig({ auth: {}, mcp: { endpoint: '/mcp' }, access: { [key]: 'authenticated' } }).mcp).not.toBeNull();
+      expect(
+        parseAuthConfig({ auth: {}, mcp: { endpoint: '/mcp' }, access: { [key]: 'authenticated' } }).mcp,
+      ).not.toBeNull();
     }
   });
 
@@ -99,7 +101,11 @@ describe('mcp section and MCP keys of access', () => {
       method: 'tools/call',
       name: 'get_forecast',
     });
-    expect(parseMcpKey('MCP resources/read')).toEqual({ key: 'MCP resources/read', method: 'resources/read', name: null });
+    expect(parseMcpKey('MCP resources/read')).toEqual({
+      key: 'MCP resources/read',
+      method: 'resources/read',
+      name: null,
+    });
     expect(parseMcpKey('MCP tools/call *')?.name).toBe('*');
     expect(parseMcpKey('POST /mcp')).toBeNull();
     expect(parseMcpKey('MCP a b c')).toBeNull();

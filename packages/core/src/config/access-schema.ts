@@ -171,7 +171,12 @@ export function accessIssues(access: RawAccess, modes: readonly AuthMode[]): Acc
 /** An `"MCP <method> <name>"` key: its shape, its modes; it has no route parameter for `tenant_param`. */
 function mcpKeyIssues(key: string, value: AccessWord | RawRule, modes: readonly AuthMode[]): AccessIssue[] {
   if (parseMcpKey(key) === null) {
-    return [{ path: [key], message: 'must be "MCP <method>" or "MCP <method> <name>", for example "MCP tools/call get_forecast"' }];
+    return [
+      {
+        path: [key],
+        message: 'must be "MCP <method>" or "MCP <method> <name>", for example "MCP tools/call get_forecast"',
+      },
+    ];
   }
   if (typeof value === 'string') return [];
   const issues: AccessIssue[] = (value.modes ?? [])

@@ -94,20 +94,24 @@ function toAuthConfig(
   modeSections: Readonly<Record<string, unknown>> = {},
 ): AuthConfig {
   const modes = [...new Set([auth.mode].flat())];
+  const resourceConfig = toResourceConfig(resource);
+  // RFC 8707, as MCP requires: with a resource identifier and no audience of their own, the modes
+  // accept only tokens whose `aud` names this resource.
+  const bound = audienceOr(resourceConfig?.identifier ?? null);
   const config: AuthConfig = {
     mode: modes[0] as AuthMode,
     modes,
     fallback: auth.fallback,
     apiKeys: toApiKeysConfig(auth.api_keys),
-    jwt: toJwtConfig(auth.jwt),
-    oauth2: toOAuth2Config(auth.oauth2),
+    jwt: bound(toJwtConfig(auth.jwt)),
+    oauth2: bound(toOAuth2Config(auth.oauth2)),
     roles: toRolesConfig(roles),
     rateLimit: toRateLimitConfig(rateLimit),
     metrics,
     reload: { watch: reload.watch },
     ...toAccessConfig(access),
     forwardAuth: toForwardAuthConfig(forwardAuth),
-    resource: toResourceConfig(resource),
+    resource: resourceConfig,
     mcp: toMcpConfig(mcp),
     revocation: toRevocationConfig(revocation),
     tls: toTlsConfig(tls),
@@ -116,6 +120,23 @@ function toAuthConfig(
   };
   Object.defineProperty(config, PARSED, { value: true });
   return deepFreeze(config);
+}
+
+/**
+ * The mode's section (and each of its `providers`) with `audience` set to `identifier` where none
+ * is written: the modes learn their effective audience from the parsed config, nobody branches on
+ * a mode's name.
+ */
+function audienceOr(identifier: string | null) {
+  return <T extends { readonly audience: string | null; readonly providers?: readonly { audience: string | null }[] }>(
+    section: T,
+  ): T => {
+    if (identifier === null) return section;
+    const own = section.audience ?? identifier;
+    if (section.providers === undefined) return { ...section, audience: own };
+    const providers = section.providers.map((provider) => ({ ...provider, audience: provider.audience ?? identifier }));
+    return { ...section, audience: own, providers };
+  };
 }
 
 const MODE_RULES: Readonly<Record<KnownAuthMode, (config: AuthConfig) => SectionIssue[]>> = {
