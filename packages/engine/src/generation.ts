@@ -18,6 +18,8 @@ import { credentialHeaders } from './request/credentials.js';
 import { forbid, type EngineRequest, type Flow, type Outcome } from './request/decide.js';
 import type { RequestScope } from './request/scope.js';
 import type { RevocationFlow } from './revocation/revocation-flow.js';
+import { createMcpGate, type McpGate } from './mcp/mcp-gate.js';
+import { createAuthInfo } from './request/auth-info.js';
 
 /**
  * What the `access` table makes of one request: go on untouched (`public`), the answer of a
@@ -53,6 +55,8 @@ export interface Generation {
   /** What the table asks of a request to `method` and `path`, for documentation such as OpenAPI. */
   accessFor(method: string, path: string): { authentication: 'none' | 'optional' | 'required'; mayRefuse: boolean };
   resourceMetadata(): { readonly url: string; readonly document: Readonly<Record<string, unknown>> } | null;
+  /** The MCP messages POSTed to `mcp.endpoint` and their keys; `null` without `mcp`. */
+  readonly mcp: McpGate | null;
 }
 
 /** What every generation shares: the options' deps and listeners, and the rate limits. */
@@ -98,6 +102,10 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     passPreflight: shared.passPreflight,
     ...(config.resource === null ? {} : { resourceMetadata: resourceMetadataUrl(config.resource.identifier) }),
     ...(handler.limitsOf === undefined ? {} : { limitsOf: handler.limitsOf.bind(handler) }),
+    // MCP's AuthInfo needs a copy of the shared context per request: only where it is wanted.
+    ...(config.resource === null && config.mcp === null
+      ? {}
+      : { authInfo: createAuthInfo(handler, config.resource?.identifier ?? null) }),
   };
   const authenticate = authenticateOf(handler);
   const optionalHeaders = credentialHeaders(handler);
@@ -138,6 +146,7 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
       return { authentication: plan.authentication, mayRefuse: plan.denied || plan.rules.length > 0 };
     },
     resourceMetadata: () => resourceMetadataOf(config, handler),
+    mcp: createMcpGate(config.mcp, config.access, required),
   };
 
   function step(plan: Plan, scope: RequestScope): AccessStep {

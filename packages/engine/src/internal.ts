@@ -33,3 +33,7 @@ export { refusalAnswer } from './request/answer.js';
 export { carriesCredentials, credentialHeaders, isPreflight } from './request/credentials.js';
 export { forbidden, missingNames, requirementRefusal, ruleRefusal, toRule } from './access/rules.js';
 export type { AccessRuleInput, Held } from './access/rules.js';
+export { BODY_TOO_LARGE, NOT_JSON, createMcpGate } from './mcp/mcp-gate.js';
+export type { McpGate, McpVerdict } from './mcp/mcp-gate.js';
+export { createAuthInfo } from './request/auth-info.js';
+export type { AuthInfoFields } from './request/auth-info.js';

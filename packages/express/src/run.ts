@@ -77,6 +77,7 @@ export function refuse(answer: Answer, req: Request, res: Response): void {
   queueMicrotask(() => {
     if (!req.complete) res.setHeader('Connection', 'close');
     for (const [name, value] of answer.headers) res.setHeader(name, value);
-    sendError(res, answer.status, answer.code, answer.message);
+    if (answer.body === undefined) sendError(res, answer.status, answer.code, answer.message);
+    else res.status(answer.status).json(answer.body);
   });
 }

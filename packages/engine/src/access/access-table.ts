@@ -1,5 +1,6 @@
 import {
   compileRouteKey,
+  isMcpKey,
   RoutePatternError,
   type AccessDefault,
   type AccessRule,
@@ -59,21 +60,24 @@ export interface AccessTable {
 }
 
 /**
- * The `access` table, ready to answer which entries match a request. Each key is matched as a
+ * The `access` table's route keys, ready to answer which entries match a request. Each key is matched as a
  * route registered with Express 5's defaults would be (see `compileRouteKey`), and a `GET` entry
  * matches `HEAD` too, as Express routes HEAD to GET.
  */
 export function compileTable(access: Readonly<Record<string, AccessValue>>): AccessTable {
   const unparsed: { key: string; message: string }[] = [];
-  const entries = Object.entries(access).map(([key, value]) => {
-    try {
-      return { route: compileRouteKey(key), value };
-    } catch (error) {
-      if (!(error instanceof RoutePatternError)) throw error;
-      unparsed.push({ key, message: error.message });
-      return { route: unmatchable(key), value };
-    }
-  });
+  // `"MCP <method> <name>"` keys judge the messages POSTed to `mcp.endpoint`, not routes (see mcp/).
+  const entries = Object.entries(access)
+    .filter(([key]) => !isMcpKey(key))
+    .map(([key, value]) => {
+      try {
+        return { route: compileRouteKey(key), value };
+      } catch (error) {
+        if (!(error instanceof RoutePatternError)) throw error;
+        unparsed.push({ key, message: error.message });
+        return { route: unmatchable(key), value };
+      }
+    });
   const segments = new Set(entries.flatMap((entry) => entry.route.firstSegment ?? []));
   const bySegment = new Map(
     [...segments].map((segment) => [

@@ -7,8 +7,10 @@ import type { AuthError, ForbiddenError } from '@authlayer/core';
 export interface Answer {
   readonly status: number;
   readonly headers: readonly (readonly [string, string])[];
-  readonly code: 'unauthorized' | 'forbidden' | 'rate_limited' | 'internal';
+  readonly code: 'unauthorized' | 'forbidden' | 'rate_limited' | 'internal' | 'invalid_request' | 'payload_too_large';
   readonly message: string;
+  /** A JSON body to write in place of `{"error", "message"}` (MCP's JSON-RPC parse error). */
+  readonly body?: Readonly<Record<string, unknown>>;
 }
 
 /** A 401 (AuthError) or 403 (ForbiddenError), and its challenge as `WWW-Authenticate`. */

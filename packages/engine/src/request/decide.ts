@@ -58,6 +58,11 @@ export interface Flow {
   readonly logRefusals: boolean;
   /** RFC 9728: the metadata URL every 401's Bearer challenge names (`resource_metadata`). */
   readonly resourceMetadata?: string;
+  /**
+   * With `resource` or `mcp`: the request's own copy of a context it lets through, with the MCP
+   * SDK's `AuthInfo` fields (see `createAuthInfo`); absent: the shared context as it is.
+   */
+  readonly authInfo?: (context: AuthContext, request: AuthRequest) => AuthContext;
   /** The limits of the client behind a context (the handler's `limitsOf`), for `rate_limit`. */
   readonly limitsOf?: (context: AuthContext) => ClientLimits | undefined;
 }
@@ -213,7 +218,8 @@ function allow(
   } else {
     return forbid(flow, scope, refusal, context, headers);
   }
-  return { pass: true, context, headers };
+  if (flow.authInfo === undefined || context === ANONYMOUS) return { pass: true, context, headers };
+  return { pass: true, context: flow.authInfo(context, request), headers };
 }
 
 /** 403: the decision (`forbidden` and the reason), and the refusal, before the body is read. */

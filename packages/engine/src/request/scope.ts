@@ -99,6 +99,17 @@ export class RequestScope {
   }
 
   /**
+   * `access.report_only`: a check after the decision (an MCP key) would refuse the request it let
+   * through: the held `allowed` decision becomes `would_refuse` with that reason and key, still held
+   * until the answer starts. Nothing when none is held.
+   */
+  wouldRefuseLater(reason: string, route: string): void {
+    const held = this.held;
+    if (held === null || held.decision.outcome !== 'allowed') return;
+    this.held = { ...held, decision: { ...held.decision, outcome: 'would_refuse', reason }, route };
+  }
+
+  /**
    * A guard after the decision refused the request it let through: the held decision becomes that
    * refusal (`forbidden` with its reason, or `refused` for an anonymous caller's 401), reported
    * now, before the answer. Nothing when none is held. May throw what `onDecision` threw.

@@ -1,13 +1,15 @@
 import type { Generation } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
 import { apply, runFlow, scopeOf } from '../run.js';
+import { runMcpGate } from './mcp-body.js';
 
 /**
  * `auth.access` for one request: the engine matches it against the table (as Express 5's router
  * matches routes, on the path Express gives) and says what the entries that match ask together.
  * `public` passes untouched; `deny` answers 403 before any credential is looked at. `method` is the
  * request's own, or a proxy's original request's (`accessAs`: the request's own `method` stays, as
- * Express's answers read it).
+ * Express's answers read it). A POST to `mcp.endpoint` that passes has its body read and its MCP
+ * messages judged (see `runMcpGate`).
  */
 export function runAccess(generation: Generation, method: string, req: Request, res: Response, next: NextFunction) {
   const scope = scopeOf(req, res);
@@ -19,7 +21,10 @@ export function runAccess(generation: Generation, method: string, req: Request, 
     // A decision listener threw on a deny: a 500, as for every decision.
     return next(error);
   }
-  if (step.kind === 'public') return next();
   if (step.kind === 'denied') return apply(step.outcome, scope, req, res, next);
-  runFlow(step.flow, req, res, next);
+  // A POST to `mcp.endpoint`: once the route's rule holds, its body's messages are judged too.
+  const { mcp } = generation;
+  const then = mcp !== null && mcp.judges(method, req.path) ? () => runMcpGate(mcp, req, res, next) : next;
+  if (step.kind === 'public') return then();
+  runFlow(step.flow, req, res, then as NextFunction);
 }

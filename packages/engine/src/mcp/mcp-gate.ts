@@ -1,0 +1,181 @@
+import {
+  AuthError,
+  bearerError,
+  isAuthError,
+  compileRouteKey,
+  ForbiddenError,
+  insufficientScopeChallenge,
+  isRequirableName,
+  type AccessValue,
+  type AuthContext,
+  type AuthRequest,
+  type McpConfig,
+} from '@authlayer/core';
+import { withResourceMetadata } from '@authlayer/core/internal';
+import { ROUTE_DENIED } from '../access/access-plan.js';
+import { ruleRefusal } from '../access/rules.js';
+import { refusalAnswer, type Answer } from '../request/answer.js';
+import type { Flow } from '../request/decide.js';
+import { decisionOf, type RequestScope } from '../request/scope.js';
+import { messagesOf, mismatchedHeader, type McpMessage } from './mcp-messages.js';
+import { compileMcpTable, mcpEntriesFor } from './mcp-table.js';
+
+/** What the MCP keys make of one POST body: go on, or the answer to write (the decision is made). */
+export type McpVerdict = { readonly pass: true } | { readonly pass: false; readonly answer: Answer };
+
+/**
+ * The MCP messages POSTed to `mcp.endpoint`: which requests carry them (`judges`), how large a body
+ * may be (`maxBodyBytes`), and the judgement of a parsed body (`judge`). The adapter reads the
+ * body; the engine decides.
+ */
+export interface McpGate {
+  readonly endpoint: string;
+  readonly maxBodyBytes: number;
+  /** True for a POST to `mcp.endpoint` (matched as the table matches routes): its body is judged. */
+  judges(method: string, path: string): boolean;
+  /**
+   * The verdict on a parsed body, once the route's own rule let the request through (`context`:
+   * the caller, `undefined` on a `public` route): `Mcp-Method` / `Mcp-Name` against the body (400),
+   * then every message by the MCP keys that apply; a batch is refused whole. A refusal is the
+   * request's one decision (`forbidden` or `refused`, the reason, the MCP key), through `scope`.
+   */
+  judge(body: unknown, request: AuthRequest, context: AuthContext | undefined, scope: RequestScope): McpVerdict;
+}
+
+const PASS: McpVerdict = Object.freeze({ pass: true });
+
+/** 413: a body over `mcp.max_body_bytes`, read no further. */
+export const BODY_TOO_LARGE: Answer = Object.freeze({
+  status: 413,
+  headers: [],
+  code: 'payload_too_large',
+  message: 'the request body is too large',
+});
+
+/** 400 with JSON-RPC's parse error as the body (JSON-RPC 2.0 §5.1: id null, code -32700). */
+export const NOT_JSON: Answer = Object.freeze({
+  status: 400,
+  headers: [],
+  code: 'invalid_request',
+  message: 'the request body is not valid JSON',
+  body: Object.freeze({ jsonrpc: '2.0', id: null, error: Object.freeze({ code: -32700, message: 'Parse error' }) }),
+});
+
+const mismatch = (header: string): McpVerdict => ({
+  pass: false,
+  answer: {
+    status: 400,
+    headers: [],
+    code: 'invalid_request',
+    message: `the ${header} header does not match the body`,
+  },
+});
+
+/** The gate of `config.mcp`, or `null` without one; `flow` reports its decisions. */
+export function createMcpGate(
+  mcp: McpConfig | null,
+  access: Readonly<Record<string, AccessValue>>,
+  flow: Flow,
+): McpGate | null {
+  if (mcp === null) return null;
+  const table = compileMcpTable(access);
+  const route = compileRouteKey(`POST ${mcp.endpoint}`);
+  return {
+    endpoint: mcp.endpoint,
+    maxBodyBytes: mcp.maxBodyBytes,
+    judges: (method, path) => method === 'POST' && route.matchPath(path) !== false,
+    judge(body, request, context, scope) {
+      const messages = messagesOf(body);
+      const header = mismatchedHeader(request, messages);
+      if (header !== null) return mismatch(header);
+      for (const message of messages) {
+        const refusal = judgeMessage(message, request, context, scope);
+        if (refusal === null) continue;
+        if (flow.reportOnly && !isAuthError(refusal.error)) {
+          scope.wouldRefuseLater(refusal.error.reason, refusal.key);
+          continue;
+        }
+        return { pass: false, answer: refuse(flow, scope, refusal, context, request) };
+      }
+      return PASS;
+    },
+  };
+
+  function judgeMessage(
+    message: McpMessage,
+    request: AuthRequest,
+    context: AuthContext | undefined,
+    scope: RequestScope,
+  ): { error: AuthError | ForbiddenError; key: string } | null {
+    for (const { key, value } of mcpEntriesFor(table, message.method, message.name)) {
+      if (value === 'public' || value === 'optional') continue;
+      if (value === 'deny') return { error: ROUTE_DENIED, key };
+      // The route let an anonymous caller through: the 401 it was spared (or one asking for a credential).
+      if (context === undefined || scope.anonymousBecause !== null) {
+        return { error: scope.anonymousBecause ?? NO_CREDENTIALS, key };
+      }
+      if (value === 'authenticated') continue;
+      if (value.modes !== null && !value.modes.includes(context.method as never)) {
+        return { error: NO_CREDENTIALS, key };
+      }
+      const error = ruleRefusal(value, context, request);
+      if (error !== null) return { error, key };
+    }
+    return null;
+  }
+}
+
+const NO_CREDENTIALS = bearerError('credentials_missing');
+
+/**
+ * The decision and the answer of a refused message. For want of scopes (RFC 6750 §3.1,
+ * `insufficient_scope`): `scope` lists the scopes the token has and those the rule needs, so a
+ * client that replaces its scope list with it keeps what it had (MCP's step-up), and
+ * `resource_metadata` says where to learn how. Any other 403 has no challenge: no scope would help.
+ */
+function refuse(
+  flow: Flow,
+  scope: RequestScope,
+  { error, key }: { error: AuthError | ForbiddenError; key: string },
+  context: AuthContext | undefined,
+  request: AuthRequest,
+): Answer {
+  const metadata = flow.resourceMetadata;
+  if (isAuthError(error)) {
+    report(flow, scope, error, null, key);
+    const challenge = metadata === undefined ? error.challenge : withResourceMetadata(error.challenge, metadata);
+    return refusalAnswer(new AuthError(error.reason, challenge, error.message));
+  }
+  report(flow, scope, error, context ?? null, key);
+  if (error.reason !== 'scope_missing' || error.challenge === null || context === undefined) {
+    return refusalAnswer(new ForbiddenError(error.reason, null, error.missing));
+  }
+  const scopes = [...new Set([...context.scopes.filter(isRequirableName), ...error.missing])];
+  const challenge = insufficientScopeChallenge(error.message, scopes);
+  const answered = new ForbiddenError(
+    error.reason,
+    metadata === undefined ? challenge : withResourceMetadata(challenge, metadata),
+    error.missing,
+  );
+  return refusalAnswer(answered);
+}
+
+/** The request's one decision: a decision the route let through and holds becomes this refusal. */
+function report(
+  flow: Flow,
+  scope: RequestScope,
+  error: AuthError | ForbiddenError,
+  context: AuthContext | null,
+  key: string,
+): void {
+  if (scope.holding) return scope.refusedLater(error, key);
+  const refused = isAuthError(error);
+  const decision = decisionOf(
+    scope,
+    refused ? 'refused' : 'forbidden',
+    error.reason,
+    refused ? null : (context?.userId ?? null),
+    context?.method ?? flow.method,
+  );
+  scope.decide(flow, decision, key);
+}

@@ -1,0 +1,71 @@
+import { BODY_TOO_LARGE, NOT_JSON, type McpGate } from '@authlayer/engine/internal';
+import type { NextFunction, Request, Response } from 'express';
+import { refuse, scopeOf } from '../run.js';
+
+/**
+ * A POST to `mcp.endpoint` that the route's rule let through: its body is read (at most
+ * `mcp.max_body_bytes`, else 413), parsed as JSON (else 400 with JSON-RPC's parse error), left on
+ * `req.body` for the SDK's `transport.handleRequest(req, res, req.body)`, and judged by the engine
+ * (`McpGate.judge`). A body a parser before `auth.access` already read is judged as it is.
+ */
+export function runMcpGate(gate: McpGate, req: Request, res: Response, next: NextFunction): void {
+  if (req.body !== undefined) return judge(gate, req.body, req, res, next);
+  const declared = Number(req.headers['content-length']);
+  if (declared > gate.maxBodyBytes) return refuse(BODY_TOO_LARGE, req, res);
+  readBody(req, gate.maxBodyBytes).then((body) => {
+    if (body === null) return refuse(BODY_TOO_LARGE, req, res);
+    let value: unknown;
+    try {
+      value = JSON.parse(body.toString('utf8'));
+    } catch {
+      return refuse(NOT_JSON, req, res);
+    }
+    req.body = value;
+    judge(gate, value, req, res, next);
+  }, next);
+}
+
+function judge(gate: McpGate, body: unknown, req: Request, res: Response, next: NextFunction): void {
+  let verdict: ReturnType<McpGate['judge']>;
+  try {
+    verdict = gate.judge(body, req, req.auth, scopeOf(req, res));
+  } catch (error) {
+    // A decision listener threw: a 500, as for every decision.
+    return next(error);
+  }
+  if (verdict.pass) return next();
+  refuse(verdict.answer, req, res);
+}
+
+/** The body, or `null` once it grows past `limit` (then it is read no further). */
+function readBody(req: Request, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.pause();
+        return resolve(null);
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: unknown) => {
+      cleanup();
+      reject(error instanceof Error ? error : new Error('the request failed'));
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
