@@ -1,5 +1,6 @@
 import {
   bearerError,
+  isMcpKey,
   type AccessDefault,
   type AuthConfig,
   type AuthHandler,
@@ -214,15 +215,17 @@ function combinedLater(
 
 /**
  * RFC 9728 §2: the resource, the issuers the modes accept tokens of, every scope the `access`
- * table names, how a token is sent (an Authorization header only), and the DPoP algorithms and
+ * table's route keys name, how a token is sent (an Authorization header only), and the DPoP algorithms and
  * binding requirements the modes' `dpop` and `certificate_bound` imply.
  */
 function resourceMetadataOf(config: AuthConfig, handler: AuthHandler) {
   const { resource } = config;
   if (resource === null) return null;
   const scopes = new Set<string>();
-  for (const value of Object.values(config.access)) {
-    if (typeof value !== 'object') continue;
+  for (const [key, value] of Object.entries(config.access)) {
+    // MCP's scope minimization: a tool's scopes are asked for when it needs them (the 403's
+    // insufficient_scope), not listed for the first token.
+    if (typeof value !== 'object' || isMcpKey(key)) continue;
     for (const requirement of [value, ...value.any]) for (const scope of requirement.scopes) scopes.add(scope);
   }
   const constraint = handler.senderConstraint?.();

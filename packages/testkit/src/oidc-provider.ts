@@ -3,7 +3,7 @@ import { CERTIFICATE_BOUND_CLIENT, obtainClientCredentialsToken, TEST_MTLS_FEATU
 import type { DpopKey } from './dpop-key.js';
 import { startLoopbackServer } from './loopback-server.js';
 
-/** The resource (RFC 8707) the provider issues access tokens for; it becomes their `aud`. */
+/** The resource (RFC 8707) the provider issues access tokens for by default; it becomes their `aud`. */
 export const OIDC_RESOURCE = 'urn:authlayer:api';
 const CLIENT = { client_id: 'reporting-job', client_secret: 'a-client-secret-that-is-long-enough-1234' };
 const SECRET = CLIENT.client_secret;
@@ -23,6 +23,8 @@ export interface OidcProvider {
   readonly jwksUri: string;
   readonly tokenEndpoint: string;
   readonly clientId: string;
+  /** The secret of every client of the provider (the default one and `extraClients`), for a client of your own. */
+  readonly clientSecret: string;
   /** The path of each request it received, in order (its own token requests included). */
   readonly paths: readonly string[];
   /**
@@ -49,7 +51,8 @@ export interface TokenBinding {
 /**
  * Starts `oidc-provider` on 127.0.0.1 (port 0) with its own freshly generated signing key. Its
  * access tokens carry Keycloak-style nested roles (`realm_access.roles: [reporter]`) and a tenant
- * (`org.id: acme`), scopes `invoke read`, and `aud` = {@link OIDC_RESOURCE}.
+ * (`org.id: acme`), scopes `invoke read` (of those asked for, the ones it knows), and as `aud` the
+ * resource the token request names (RFC 8707; {@link OIDC_RESOURCE} when it names none).
  * oidc-provider warns once on console.warn that its in-memory adapter is for development only.
  * `extraClients` adds clients whose tokens carry their own scope and claims (`obtainToken(id)`).
  */
@@ -92,11 +95,11 @@ export async function startOidcProvider(
       resourceIndicators: {
         enabled: true,
         defaultResource: () => OIDC_RESOURCE,
-        getResourceServerInfo: () => ({
+        getResourceServerInfo: (_ctx: unknown, resourceIndicator: string) => ({
           scope: [...new Set(['invoke', 'read', ...extraClients.flatMap((client) => client.scope.split(' '))])]
             .filter(Boolean)
             .join(' '),
-          audience: OIDC_RESOURCE,
+          audience: resourceIndicator,
           accessTokenTTL: 300,
           accessTokenFormat: 'jwt',
           jwt: { sign: { alg } },
@@ -120,6 +123,7 @@ export async function startOidcProvider(
     jwksUri: discovery.jwks_uri as string,
     tokenEndpoint,
     clientId: CLIENT.client_id,
+    clientSecret: SECRET,
     paths,
     obtainToken(clientId = CLIENT.client_id) {
       const scope = extraClients.find((client) => client.id === clientId)?.scope ?? 'invoke read';
