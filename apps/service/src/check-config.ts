@@ -30,6 +30,8 @@ export interface CheckReport {
   readonly forward_auth: unknown;
   /** The top-level `resource` (RFC 9728), or `null`. */
   readonly resource: unknown;
+  /** The top-level `mcp` (`endpoint`, `max_body_bytes`), or `null`. */
+  readonly mcp: unknown;
   /** The top-level `revocation` (`null`: no list), its store's user and password hidden. */
   readonly revocation: unknown;
   /** The top-level `tls` (file paths, the client certificate header), or `null`. */
@@ -64,6 +66,7 @@ export async function checkConfig(
     accessPolicy,
     forwardAuth,
     resource,
+    mcp,
     revocation,
     tls,
     modes,
@@ -103,6 +106,7 @@ export async function checkConfig(
       identity_headers: forwardAuth.identityHeaders,
     },
     resource,
+    mcp: toSnakeCase(mcp),
     revocation: revocation === null ? null : { store: redactUrl(revocation.store) },
     tls: toSnakeCase(tls),
   };
