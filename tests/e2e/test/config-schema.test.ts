@@ -170,6 +170,15 @@ describe('@authlayer/core/config.schema.json', () => {
     expect(validate(parseYaml(block!, 'sender-constrained.md'))).toBe(true);
   });
 
+  it("docs/mcp.md's complete server config validates and parses, MCP keys and all", () => {
+    const page = readFileSync(join(REPO_ROOT, 'docs', 'mcp.md'), 'utf8');
+    const block = /```yaml\n([\s\S]*?)```/.exec(page.slice(page.indexOf('## A complete server')))?.[1];
+    expect(block).toBeDefined();
+    const raw = parseYaml(block!, 'mcp.md');
+    expect(validate(raw)).toBe(true);
+    expect(parseAuthConfig(raw).mcp).toEqual({ endpoint: '/mcp', maxBodyBytes: 1048576 });
+  });
+
   it("docs/configuration.md's complete service config is apps/service/examples/several-modes.yaml", () => {
     const readme = readFileSync(join(REPO_ROOT, 'docs', 'configuration.md'), 'utf8');
     const section = readme.slice(readme.indexOf('### A complete service config'));
