@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createCaptureLogger, startTestIdentityProvider, type TestIdentityProvider } from '@authlayer/testkit';
+import {
+  createCaptureLogger,
+  openRawConnection,
+  startTestIdentityProvider,
+  type TestIdentityProvider,
+} from '@authlayer/testkit';
 import express from 'express';
 import request from 'supertest';
 import { createAuthMiddleware, errorHandler, type AuthDecision } from '../src/index.js';
@@ -154,5 +159,63 @@ describe('MCP keys and AuthInfo across modes', () => {
     await request(app).post('/mcp').set('Authorization', `Bearer ${token}`).send(call('get_forecast')).expect(403);
     expect(decisions).toMatchObject([{ outcome: 'forbidden', reason: 'scope_missing', userId: 'u', method: 'jwt' }]);
     expect(logger.text.join('\n')).not.toContain(token);
+  });
+});
+
+describe('MCP bodies and listeners that fail', () => {
+  it('answers 500 when the decision listener throws on a refused message', async () => {
+    const logger = createCaptureLogger();
+    const auth = await createAuthMiddleware(
+      idp.config('jwt', { mcp: { endpoint: '/mcp' }, access: { 'POST /mcp': 'public', ...TOOLS } }),
+      {
+        logger,
+        onDecision: () => {
+          throw new Error('listener broke');
+        },
+      },
+    );
+    const app = express();
+    app.use(auth.access);
+    app.post('/mcp', (_req, res) => res.json({ ok: true }));
+    app.use(errorHandler({ logger }));
+    const token = await idp.signToken({ sub: 'u' });
+    const res = await request(app).post('/mcp').set('Authorization', `Bearer ${token}`).send(call('other'));
+    expect([res.status, res.body.error]).toEqual([500, 'internal']);
+  });
+
+  it('never runs the handler when the client hangs up in the middle of the body', async () => {
+    let handled = 0;
+    let arrived!: () => void;
+    let closed!: () => void;
+    const reading = new Promise<void>((resolve) => (arrived = resolve));
+    const done = new Promise<void>((resolve) => (closed = resolve));
+    // API keys answer in the same turn: once the request arrived, its body is being read.
+    const auth = await createAuthMiddleware(
+      { auth: { mode: 'api_key' }, mcp: { endpoint: '/mcp' }, access: { 'POST /mcp': 'authenticated', ...TOOLS } },
+      { env: { SERVICE_API_KEY: KEY }, logger: createCaptureLogger() },
+    );
+    const app = express();
+    app.use((_req, res, next) => {
+      res.on('close', () => closed());
+      next();
+      arrived();
+    });
+    app.use(auth.access);
+    app.post('/mcp', (_req, res) => {
+      handled += 1;
+      res.end();
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as { port: number };
+    const connection = await openRawConnection(`http://127.0.0.1:${port}`);
+    connection.write(
+      `POST /mcp HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc":`,
+    );
+    await reading;
+    connection.destroy();
+    await done;
+    expect(handled).toBe(0);
+    await new Promise((resolve) => server.close(resolve));
   });
 });

@@ -2,6 +2,9 @@ import { BODY_TOO_LARGE, NOT_JSON, type McpGate } from '@authlayer/engine/intern
 import type { NextFunction, Request, Response } from 'express';
 import { refuse, scopeOf } from '../run.js';
 
+/** The client went away before the body's end. */
+const ABORTED = Symbol('aborted');
+
 /**
  * A POST to `mcp.endpoint` that the route's rule let through: its body is read (at most
  * `mcp.max_body_bytes`, else 413), parsed as JSON (else 400 with JSON-RPC's parse error), left on
@@ -12,7 +15,9 @@ export function runMcpGate(gate: McpGate, req: Request, res: Response, next: Nex
   if (req.body !== undefined) return judge(gate, req.body, req, res, next);
   const declared = Number(req.headers['content-length']);
   if (declared > gate.maxBodyBytes) return refuse(BODY_TOO_LARGE, req, res);
-  readBody(req, gate.maxBodyBytes).then((body) => {
+  void readBody(req, gate.maxBodyBytes).then((body) => {
+    // The client went away mid-body: nobody is left to answer.
+    if (body === ABORTED) return;
     if (body === null) return refuse(BODY_TOO_LARGE, req, res);
     let value: unknown;
     try {
@@ -22,7 +27,7 @@ export function runMcpGate(gate: McpGate, req: Request, res: Response, next: Nex
     }
     req.body = value;
     judge(gate, value, req, res, next);
-  }, next);
+  });
 }
 
 function judge(gate: McpGate, body: unknown, req: Request, res: Response, next: NextFunction): void {
@@ -37,9 +42,10 @@ function judge(gate: McpGate, body: unknown, req: Request, res: Response, next: 
   refuse(verdict.answer, req, res);
 }
 
-/** The body, or `null` once it grows past `limit` (then it is read no further). */
-function readBody(req: Request, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
+/** The body, or `null` once it grows past `limit` (then it is read no further), or `ABORTED`. */
+function readBody(req: Request, limit: number): Promise<Buffer | null | typeof ABORTED> {
+  if (req.destroyed) return Promise.resolve(ABORTED);
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -55,17 +61,20 @@ function readBody(req: Request, limit: number): Promise<Buffer | null> {
       cleanup();
       resolve(Buffer.concat(chunks, size));
     };
-    const onError = (error: unknown) => {
+    // An error, or a close before the end: the client hung up.
+    const onGone = () => {
       cleanup();
-      reject(error instanceof Error ? error : new Error('the request failed'));
+      resolve(ABORTED);
     };
     const cleanup = () => {
       req.off('data', onData);
       req.off('end', onEnd);
-      req.off('error', onError);
+      req.off('error', onGone);
+      req.off('close', onGone);
     };
     req.on('data', onData);
     req.on('end', onEnd);
-    req.on('error', onError);
+    req.on('error', onGone);
+    req.on('close', onGone);
   });
 }
