@@ -23,6 +23,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { requireAccessWith, type AccessRuleInput } from './guards.js';
+import { addMcpHooks } from './mcp.js';
 import { failed, refuse } from './reply.js';
 import { planOfRequest, routePlanOf, unnamedKeys, unnamedKeysError, type RegisteredRoute } from './routes.js';
 import { SCOPE, newScope, scopeOf } from './scope.js';
@@ -180,6 +181,8 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
     }
     apply(outcome as Outcome, request, reply, done);
   });
+
+  addMcpHooks(app, current, logger);
 
   const api: AuthlayerApi = {
     get config() {

@@ -7,7 +7,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Writes a refusal of the engine: its status, its headers, and the contract's JSON body
- * `{"error": code, "message": message}`, byte for byte what the Express adapter writes. One
+ * `{"error": code, "message": message}` (or the answer's own `body`), byte for byte what the Express adapter writes. One
  * microtask later, as there: Node marks a request without a body `complete` only after emitting
  * it, and an upload that was never read closes the connection rather than being drained.
  */
@@ -23,7 +23,7 @@ export function send(answer: Answer, reply: FastifyReply): void {
   reply.code(answer.status);
   for (const [name, value] of answer.headers) reply.header(name, value);
   reply.header('Content-Type', JSON_TYPE);
-  reply.send(JSON.stringify({ error: answer.code, message: answer.message }));
+  reply.send(JSON.stringify(answer.body ?? { error: answer.code, message: answer.message }));
 }
 
 /** 500 `internal`: what Express's `errorHandler` answers when an `onDecision` listener threw. */

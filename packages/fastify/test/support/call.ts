@@ -19,7 +19,7 @@ const listening = new WeakMap<FastifyInstance, Promise<number>>();
  */
 export async function call(
   app: FastifyInstance,
-  options: { method: string; url: string; headers?: Record<string, string> },
+  options: { method: string; url: string; headers?: Record<string, string>; body?: string },
 ): Promise<Answer> {
   let port = listening.get(app);
   if (port === undefined) {
@@ -33,7 +33,7 @@ export async function call(
     path: options.url,
     headers: { connection: 'close', ...options.headers },
   });
-  req.end();
+  req.end(options.body);
   const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
     req.once('response', resolve);
     req.once('error', reject);
