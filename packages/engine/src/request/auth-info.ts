@@ -2,8 +2,8 @@ import { soleHeaderValue, verifiedClaims, type AuthContext, type AuthHandler, ty
 
 /**
  * What the MCP SDK reads of `req.auth` as its `AuthInfo`, besides `scopes` (the context's own):
- * all four are not enumerable, so `JSON.stringify(req.auth)` (and `/invoke`'s answer) stays the
- * contract's `AuthContext`, and the token never reaches a log line that prints the context.
+ * all four are getters of the prototype, so `JSON.stringify(req.auth)` (and `/invoke`'s answer)
+ * stays the contract's `AuthContext`, and the token never reaches a log line that prints the context.
  */
 export interface AuthInfoFields {
   /** The credential as the request presented it. */
@@ -16,41 +16,96 @@ export interface AuthInfoFields {
   readonly resource?: URL;
 }
 
-/**
- * The per-request context of a request the engine lets through, when the config has `resource` or
- * `mcp`: a copy of the shared, frozen context (every property, the verified claims included) with
- * {@link AuthInfoFields} added. Contexts are cached per token and shared per API key client, so
- * the request's own credential cannot live on them.
- */
-export function createAuthInfo(
-  handler: Pick<AuthHandler, 'credentialExpiry' | 'credentialHeaders'>,
-  identifier: string | null,
-): (context: AuthContext, request: AuthRequest) => AuthContext {
-  const resource = identifier === null ? undefined : new URL(identifier);
-  const headers = (handler.credentialHeaders ?? []).filter((name) => name !== 'authorization');
-  return (context, request) => {
-    const copy = Object.create(Object.getPrototypeOf(context) as object, Object.getOwnPropertyDescriptors(context));
-    const token = presentedCredential(request, headers);
-    const expiresAt = handler.credentialExpiry?.(context, request)?.expiresAt;
-    Object.defineProperties(copy, {
-      ...(token === undefined ? {} : { token: { value: token } }),
-      clientId: { value: clientIdOf(context) },
-      ...(expiresAt === undefined ? {} : { expiresAt: { value: expiresAt } }),
-      // A fresh URL per request: a URL is mutable, and one shared by every request could be changed.
-      ...(resource === undefined ? {} : { resource: { value: new URL(resource) } }),
-    });
-    return Object.freeze(copy) as AuthContext;
-  };
+// A registered symbol, as core's: `verifiedClaims(req.auth)` keeps answering for the copy.
+const CLAIMS = Symbol.for('authlayer.claims');
+
+type Handler = Pick<AuthHandler, 'credentialExpiry' | 'credentialHeaders'>;
+
+/** What every request's copy of one generation shares. */
+interface Shared {
+  readonly handler: Handler;
+  readonly identifier: string | null;
+  readonly headers: readonly string[];
 }
 
-/** JWT `client_id`, else `azp`, else `sub` (introspection answers the same names); else the userId. */
-function clientIdOf(context: AuthContext): string {
-  const claims = verifiedClaims(context);
-  for (const name of ['client_id', 'azp', 'sub']) {
-    const value = claims?.[name];
-    if (typeof value === 'string' && value !== '') return value;
+/**
+ * The request's own copy of a shared context: the context's fields as own properties (the same
+ * JSON), and the {@link AuthInfoFields} as getters worked out when read. A class, not a copy of
+ * property descriptors: one fixed shape, a few assignments per request.
+ */
+class RequestAuth {
+  readonly #context: AuthContext;
+  readonly #request: AuthRequest;
+  readonly #shared: Shared;
+  declare readonly method: AuthContext['method'];
+  declare readonly userId: string | null;
+  declare readonly email: string | null;
+  declare readonly name: string | null;
+  declare readonly roles: readonly string[];
+  declare readonly permissions: readonly string[];
+  declare readonly scopes: readonly string[];
+  declare readonly tenantId: string | null;
+  declare readonly issuer?: string;
+
+  constructor(context: AuthContext, request: AuthRequest, shared: Shared) {
+    this.#context = context;
+    this.#request = request;
+    this.#shared = shared;
+    const self = this as unknown as { -readonly [K in keyof AuthContext]: AuthContext[K] };
+    self.method = context.method;
+    self.userId = context.userId;
+    self.email = context.email;
+    self.name = context.name;
+    self.roles = context.roles;
+    self.permissions = context.permissions;
+    self.scopes = context.scopes;
+    self.tenantId = context.tenantId;
+    if (context.issuer !== undefined) self.issuer = context.issuer;
+    Object.freeze(this);
   }
-  return context.userId ?? '';
+
+  get token(): string | undefined {
+    return presentedCredential(this.#request, this.#shared.headers);
+  }
+
+  get clientId(): string {
+    const claims = verifiedClaims(this.#context);
+    for (const name of ['client_id', 'azp', 'sub']) {
+      const value = claims?.[name];
+      if (typeof value === 'string' && value !== '') return value;
+    }
+    return this.#context.userId ?? '';
+  }
+
+  get expiresAt(): number | undefined {
+    return this.#shared.handler.credentialExpiry?.(this.#context, this.#request)?.expiresAt;
+  }
+
+  /** A fresh URL each time: a URL is mutable, and one shared by every request could be changed. */
+  get resource(): URL | undefined {
+    return this.#shared.identifier === null ? undefined : new URL(this.#shared.identifier);
+  }
+
+  get [CLAIMS](): Readonly<Record<string, unknown>> | undefined {
+    return (this.#context as { [CLAIMS]?: Readonly<Record<string, unknown>> })[CLAIMS];
+  }
+}
+
+/**
+ * The per-request context of a request the engine lets through, when the config has `resource` or
+ * `mcp`: contexts are frozen and shared (cached per token, one per API key client), so the
+ * request's own credential cannot live on them. Costs one small object per request.
+ */
+export function createAuthInfo(
+  handler: Handler,
+  identifier: string | null,
+): (context: AuthContext, request: AuthRequest) => AuthContext {
+  const shared: Shared = {
+    handler,
+    identifier,
+    headers: (handler.credentialHeaders ?? []).filter((name) => name !== 'authorization'),
+  };
+  return (context, request) => new RequestAuth(context, request, shared) as unknown as AuthContext;
 }
 
 /** The token of `Authorization: <scheme> <token>`, else the value of the mode's own header (an API key). */
