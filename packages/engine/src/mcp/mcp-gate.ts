@@ -95,7 +95,7 @@ export function createMcpGate(
           scope.wouldRefuseLater(refusal.error.reason, refusal.key);
           continue;
         }
-        return { pass: false, answer: refuse(flow, scope, refusal, context, request) };
+        return { pass: false, answer: refuse(flow, scope, refusal, context) };
       }
       return PASS;
     },
@@ -138,7 +138,6 @@ function refuse(
   scope: RequestScope,
   { error, key }: { error: AuthError | ForbiddenError; key: string },
   context: AuthContext | undefined,
-  request: AuthRequest,
 ): Answer {
   const metadata = flow.resourceMetadata;
   if (isAuthError(error)) {
