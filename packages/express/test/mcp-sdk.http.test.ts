@@ -4,10 +4,11 @@ import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createCaptureLogger, startOidcProvider, type OidcProvider } from '@authlayer/testkit';
 import express from 'express';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAuthMiddleware, errorHandler, type AuthMiddleware } from '../src/index.js';
 
@@ -63,7 +64,8 @@ beforeAll(async () => {
     const mcp = mcpServer();
     res.on('close', () => void transport.close().then(() => mcp.close()));
     await mcp.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    // req.auth is typed AuthContext; at run time it carries the AuthInfo fields too (docs/mcp.md).
+    await transport.handleRequest(req as IncomingMessage & { auth?: AuthInfo }, res, req.body);
   });
   app.get('/mcp', (_req, res) => res.status(405).set('Allow', 'POST').end());
   app.use(errorHandler({ logger }));
