@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { createCaptureLogger, createSigningKey } from '@authlayer/testkit';
+import { createCaptureLogger, createSigningKey, expectedContext, mintToken } from '@authlayer/testkit';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 
@@ -73,5 +73,29 @@ describe('RFC 9728 protected resource metadata', () => {
       /^resource\.identifier: must be an http\(s\) URL/,
     );
     await expect(service({ identifier: 'https://api.example.com/#x' })).rejects.toThrow(/must not have a fragment/);
+  });
+
+  it("answers /invoke with the AuthContext's JSON: the token req.auth carries for MCP is not in it", async () => {
+    const signing = await createSigningKey('RS256');
+    const logger = createCaptureLogger();
+    const app = await createApp(
+      {
+        auth: { mode: 'jwt', jwt: { public_key_env: 'JWT_PUBLIC_KEY', issuer: 'https://issuer.example' } },
+        access: { 'POST /invoke': { scopes: ['invoke'] } },
+        resource: { identifier: 'https://api.example.com' },
+      },
+      { env: { JWT_PUBLIC_KEY: signing.envValue }, logger },
+    );
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { iss: 'https://issuer.example', sub: 'u-1', scope: 'invoke', iat: now, exp: now + 60 };
+    // No audience written: the resource identifier is the audience a token must name.
+    const other = await mintToken(signing, { ...claims, aud: 'https://other.example.com' });
+    await request(app).post('/invoke').set('Authorization', `Bearer ${other}`).send({ query: 'q' }).expect(401);
+    const token = await mintToken(signing, { ...claims, aud: 'https://api.example.com' });
+    const res = await request(app).post('/invoke').set('Authorization', `Bearer ${token}`).send({ query: 'q' });
+    expect(res.status).toBe(200);
+    expect(res.body.auth).toEqual(expectedContext({ method: 'jwt', userId: 'u-1', scopes: ['invoke'] }));
+    expect(res.text).not.toContain(token);
+    expect(logger.text.join('\n')).not.toContain(token);
   });
 });
