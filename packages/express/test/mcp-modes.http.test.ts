@@ -137,6 +137,22 @@ describe('MCP keys and AuthInfo across modes', () => {
     }
   });
 
+  it('answers a credential of a mode an MCP rule leaves out as no credential (401), and lets the named mode in', async () => {
+    const base = idp.config('jwt', {
+      mcp: { endpoint: '/mcp' },
+      access: { 'POST /mcp': 'authenticated', 'MCP tools/call get_forecast': { modes: ['jwt'] } },
+    }) as { auth: Record<string, unknown> };
+    const { app } = await serve(
+      { ...base, auth: { ...base.auth, mode: ['api_key', 'jwt'] } },
+      { env: { SERVICE_API_KEY: KEY } },
+    );
+    const byKey = await request(app).post('/mcp').set('X-API-Key', KEY).send(call('get_forecast'));
+    expect([byKey.status, byKey.body.error]).toEqual([401, 'unauthorized']);
+    const token = await idp.signToken({ sub: 'u' });
+    const byToken = await request(app).post('/mcp').set('Authorization', `Bearer ${token}`).send(call('get_forecast'));
+    expect(byToken.status).toBe(200);
+  });
+
   it('with report_only, reports would_refuse with the MCP key and lets the message through', async () => {
     const { app, decisions, logger } = await serve(
       idp.config('jwt', {
