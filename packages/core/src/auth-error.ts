@@ -15,7 +15,8 @@ export type AuthFailure =
   | 'token_type_mismatch'
   | 'token_revoked'
   | 'dpop_invalid'
-  | 'certificate_mismatch';
+  | 'certificate_mismatch'
+  | 'step_up_required';
 
 /**
  * One fixed sentence per reason. It never holds a token, a key, a claim value or a library's
@@ -39,13 +40,14 @@ export const AUTH_FAILURE_DESCRIPTION: Readonly<Record<AuthFailure, string>> = O
   token_revoked: 'the token has been revoked',
   dpop_invalid: 'the DPoP proof or the token binding is not valid',
   certificate_mismatch: 'the token is not bound to the client certificate',
+  step_up_required: 'a stronger or more recent authentication is required',
 });
 
 /**
  * Whose problem a refusal is: `client` (the credentials presented were refused: a guess),
- * `absent` (no credentials were sent), `provider` (the service could not check them: its key set
- * or introspection endpoint failed, an operator's problem). One entry per reason, so a new
- * reason must say which it is.
+ * `absent` (no credentials were sent, or not from the authentication a rule asks for),
+ * `provider` (the service could not check them: its key set or introspection endpoint failed, an
+ * operator's problem). One entry per reason, so a new reason must say which it is.
  */
 export const AUTH_FAILURE_CAUSE: Readonly<Record<AuthFailure, 'client' | 'absent' | 'provider'>> = Object.freeze({
   credentials_missing: 'absent',
@@ -64,6 +66,9 @@ export const AUTH_FAILURE_CAUSE: Readonly<Record<AuthFailure, 'client' | 'absent
   token_revoked: 'client',
   dpop_invalid: 'client',
   certificate_mismatch: 'client',
+  // RFC 9470: a valid token whose authentication is too weak or too old for the route; the
+  // authentication the route needs was not presented, and a valid token is never a guess.
+  step_up_required: 'absent',
 });
 
 /**

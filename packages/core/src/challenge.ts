@@ -67,6 +67,26 @@ export function insufficientScopeChallenge(description: string, scopes: readonly
   return scopes.length === 0 ? base : `${base}, scope="${scopes.join(' ')}"`;
 }
 
+/**
+ * The RFC 9470 §3 step-up challenge of a 401 for a valid token whose authentication is too weak
+ * (`acr`) or too old (`maxAge`, seconds since `auth_time`): `Bearer realm="authlayer",
+ * error="insufficient_user_authentication", error_description="..."`, then `acr_values="a b"` when
+ * `acr` lists values and `max_age=<n>` when `maxAge` is not null, so that a client asks its
+ * authorization server for such an authentication. `acr` values must be ASCII without space, `"`
+ * or `\` (see `isRequirableName`).
+ *
+ * @example
+ * stepUpChallenge(['urn:mfa'], 300);
+ * // 'Bearer realm="authlayer", error="insufficient_user_authentication", error_description="a stronger or more recent authentication is required", acr_values="urn:mfa", max_age=300'
+ */
+export function stepUpChallenge(acr: readonly string[], maxAge: number | null): string {
+  const description = AUTH_FAILURE_DESCRIPTION.step_up_required;
+  let challenge = `Bearer realm="${REALM}", error="insufficient_user_authentication", error_description="${description}"`;
+  if (acr.length > 0) challenge += `, acr_values="${acr.join(' ')}"`;
+  if (maxAge !== null) challenge += `, max_age=${maxAge}`;
+  return challenge;
+}
+
 // A challenge starts where, outside a quoted string, a comma is followed by `scheme SP` and then
 // not by `=` (that would be the next auth-param of the same challenge, RFC 9110 §11.6.1).
 const NEXT_CHALLENGE = /^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+ +[^\s=,]/;

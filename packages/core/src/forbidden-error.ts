@@ -1,9 +1,10 @@
 /**
  * Why an authenticated caller is refused: the kind of name it lacks, a route parameter that names
- * another tenant (`tenant_mismatch`), or a route closed to everyone (`route_denied`). Wire strings.
+ * another tenant (`tenant_mismatch`), a verified claim without an accepted value
+ * (`claim_mismatch`), or a route closed to everyone (`route_denied`). Wire strings.
  */
 export type ForbiddenReason =
-  'permission_missing' | 'scope_missing' | 'role_missing' | 'tenant_mismatch' | 'route_denied';
+  'permission_missing' | 'scope_missing' | 'role_missing' | 'tenant_mismatch' | 'claim_mismatch' | 'route_denied';
 
 const WHAT: Readonly<Record<'permission_missing' | 'scope_missing' | 'role_missing', string>> = Object.freeze({
   permission_missing: 'permission',
@@ -31,13 +32,16 @@ export function isRequirableName(name: unknown): name is string {
 
 /**
  * The sentence of a 403: what is missing, by the REQUIRED names only (never the caller's own),
- * so it is safe in a body, a header and a log line.
+ * so it is safe in a body, a header and a log line. For `claim_mismatch`, `missing` holds the
+ * claim's path, named without any value (neither the caller's nor the accepted ones).
  *
  * @example
  * describeForbidden('permission_missing', ['invoke']); // 'the permission invoke is required'
+ * describeForbidden('claim_mismatch', ['org.tier']);   // 'the claim org.tier does not have an accepted value'
  */
 export function describeForbidden(reason: ForbiddenReason, missing: readonly string[]): string {
   if (reason === 'tenant_mismatch' || reason === 'route_denied') return FIXED[reason];
+  if (reason === 'claim_mismatch') return `the claim ${missing[0] ?? ''} does not have an accepted value`;
   const what = WHAT[reason];
   return missing.length === 1
     ? `the ${what} ${missing[0]} is required`
@@ -65,7 +69,7 @@ export class ForbiddenError extends Error {
    * @param reason - which kind of name is missing
    * @param challenge - the full `WWW-Authenticate` value, or null for none
    * @param missing - the required names the caller lacks (at least one; none for `tenant_mismatch`
-   *   and `route_denied`)
+   *   and `route_denied`; the claim's path for `claim_mismatch`)
    */
   constructor(
     readonly reason: ForbiddenReason,

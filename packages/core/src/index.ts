@@ -10,6 +10,7 @@ export {
   combineChallenges,
   dpopChallenge,
   insufficientScopeChallenge,
+  stepUpChallenge,
 } from './challenge.js';
 export { ForbiddenError, describeForbidden, isForbiddenError, isRequirableName } from './forbidden-error.js';
 export type { ForbiddenReason } from './forbidden-error.js';

@@ -25,6 +25,7 @@ const REASONS: AuthFailure[] = [
   'token_revoked',
   'dpop_invalid',
   'certificate_mismatch',
+  'step_up_required',
 ];
 
 describe('AUTH_FAILURE_DESCRIPTION', () => {
@@ -105,7 +106,7 @@ describe('isFailedGuess (what a failed-authentication limit counts)', () => {
     expect(Object.isFrozen(AUTH_FAILURE_CAUSE)).toBe(true);
   });
 
-  it.each(REASONS.filter((r) => r !== 'credentials_missing' && r !== 'key_unavailable'))(
+  it.each(REASONS.filter((r) => !['credentials_missing', 'key_unavailable', 'step_up_required'].includes(r)))(
     'counts %s: the client presented credentials that were refused',
     (reason) => expect(isFailedGuess(reason)).toBe(true),
   );
@@ -113,6 +114,11 @@ describe('isFailedGuess (what a failed-authentication limit counts)', () => {
   it('does not count key_unavailable (the provider failed) nor credentials_missing (nothing was guessed)', () => {
     expect(isFailedGuess('key_unavailable')).toBe(false);
     expect(isFailedGuess('credentials_missing')).toBe(false);
+  });
+
+  it('does not count step_up_required: the token was valid, only its authentication too weak or old', () => {
+    expect(AUTH_FAILURE_CAUSE.step_up_required).toBe('absent');
+    expect(isFailedGuess('step_up_required')).toBe(false);
   });
 
   it("counts a reason it does not know (another version's), and never reads the prototype", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { AUTH_FAILURE_DESCRIPTION, type AuthFailure } from '../src/auth-error.js';
-import { REALM, apiKeyChallenge, bearerChallenge } from '../src/challenge.js';
+import { REALM, apiKeyChallenge, bearerChallenge, stepUpChallenge } from '../src/challenge.js';
 
 const INVALID: [AuthFailure, string][] = [
   ['credentials_invalid', 'the credentials are not valid'],
@@ -33,7 +33,8 @@ describe('bearerChallenge', () => {
     const listed = INVALID.map(([reason]) => reason);
     expect(
       Object.keys(AUTH_FAILURE_DESCRIPTION)
-        .filter((reason) => reason !== 'credentials_missing')
+        // step_up_required has a challenge of its own (stepUpChallenge).
+        .filter((reason) => reason !== 'credentials_missing' && reason !== 'step_up_required')
         .sort(),
     ).toEqual(listed.sort());
   });
@@ -71,5 +72,19 @@ describe('apiKeyChallenge', () => {
     ],
   ] as const)('header %s, bearer %s, %s', (header, allowBearer, reason, expected) => {
     expect(apiKeyChallenge(header, allowBearer, reason)).toBe(expected);
+  });
+});
+
+describe('stepUpChallenge (RFC 9470 §3)', () => {
+  const base =
+    'Bearer realm="authlayer", error="insufficient_user_authentication", ' +
+    'error_description="a stronger or more recent authentication is required"';
+
+  it.each([
+    ['acr values only', ['urn:mfa', 'phr'], null, `${base}, acr_values="urn:mfa phr"`],
+    ['max_age only', [], 300, `${base}, max_age=300`],
+    ['both, acr_values first', ['urn:mfa'], 0, `${base}, acr_values="urn:mfa", max_age=0`],
+  ] as const)('%s', (_name, acr, maxAge, expected) => {
+    expect(stepUpChallenge(acr, maxAge)).toBe(expected);
   });
 });

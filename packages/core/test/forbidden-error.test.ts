@@ -41,6 +41,8 @@ describe('describeForbidden', () => {
     ['scope_missing', ['reports:read'], 'the scope reports:read is required'],
     ['role_missing', ['admin'], 'the role admin is required'],
     ['role_missing', ['admin', 'ops'], 'the roles admin, ops are required'],
+    // The claim's path only: never the caller's value, nor the values a rule accepts.
+    ['claim_mismatch', ['org.tier'], 'the claim org.tier does not have an accepted value'],
   ] as const)('%s %j → %s', (reason, missing, sentence) => {
     expect(describeForbidden(reason, missing)).toBe(sentence);
   });

@@ -57,6 +57,7 @@ describe('@authlayer/core public API', () => {
       'readSecretFile',
       'redactUrl',
       'soleHeaderValue',
+      'stepUpChallenge',
       'verifiedClaims',
       'withAccessDefaults',
     ]);

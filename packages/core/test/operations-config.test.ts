@@ -64,7 +64,7 @@ describe('parseAuthConfig: rate_limit and metrics (Operations)', () => {
       'trust_proxy "yes"',
       { rate_limit: { trust_proxy: 'yes' } },
       'rate_limit.trust_proxy',
-      'must be a boolean (true or false), not a string',
+      'must be a boolean (true or false) or a number, not a string',
     ],
     [
       'trust_proxy 17',

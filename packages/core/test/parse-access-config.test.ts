@@ -166,7 +166,7 @@ describe('access', () => {
       'an any entry with any',
       { 'GET /a': { any: [{ roles: ['a'], any: [{ roles: ['b'] }] }] } },
       'access.GET /a.any[0].any',
-      /^an entry of any lists only permissions, scopes and roles$/,
+      /^an entry of any lists only permissions, scopes, roles, claims, acr and max_age$/,
     ],
     [
       'an any entry with modes',
@@ -184,7 +184,7 @@ describe('access', () => {
       'an empty any entry',
       { 'GET /a': { any: [{}] } },
       'access.GET /a.any[0]',
-      /^must list permissions, scopes or roles$/,
+      /^must list permissions, scopes, roles, claims, acr or max_age$/,
     ],
     [
       'a mode auth.mode does not list',

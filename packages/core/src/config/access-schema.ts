@@ -35,11 +35,27 @@ export const ACCESS_DEFAULTS = ['authenticated', 'deny'] as const;
  */
 export type AccessDefault = (typeof ACCESS_DEFAULTS)[number];
 
-/** Names a caller must hold, every one of each list (as the guards require them). */
+/** A value a claim rule accepts: compared exactly, type included (`1` is not `"1"`). */
+export type ClaimValue = string | number | boolean;
+
+/**
+ * What a caller must hold, every part of it: the names of each list (as the guards require them),
+ * and, when given, verified claims and a step-up authentication (absent: no such condition).
+ */
 export interface AccessRequirement {
   readonly permissions: readonly string[];
   readonly scopes: readonly string[];
   readonly roles: readonly string[];
+  /**
+   * Claim name or dot path → accepted values: the verified claim (JWT payload, introspection
+   * answer) equals one of them or, when it is a list, contains one. A credential without claims
+   * (an API key) never holds it.
+   */
+  readonly claims?: Readonly<Record<string, readonly ClaimValue[]>>;
+  /** RFC 9470: the token's `acr` must be one of these. */
+  readonly acr?: readonly string[];
+  /** RFC 9470: the token's `auth_time` must be at most this many seconds old. */
+  readonly maxAge?: number;
 }
 
 /** A rule object of the `access` table: an authenticated caller who holds all it asks. */
@@ -66,10 +82,41 @@ export interface AccessPolicy {
 const names = z
   .array(z.string().regex(NAME, 'must be 1 to 128 characters of printable ASCII without space, " or \\'))
   .default([]);
-const requirementShape = { permissions: names, scopes: names, roles: names };
-const lists = (rule: { permissions: string[]; scopes: string[]; roles: string[] }) =>
-  rule.permissions.length + rule.scopes.length + rule.roles.length;
+// A claim path stands in a 403's message: held to the rules of a name, so it is safe anywhere.
+const claimPath = z.string().regex(NAME, 'must be a claim name or dot path of printable ASCII without space, " or \\');
+const claimValues = z
+  .array(z.union([z.string(), z.number(), z.boolean()]))
+  .min(1, 'must be a non-empty list of strings, numbers or booleans');
+const requirementShape = {
+  permissions: names,
+  scopes: names,
+  roles: names,
+  claims: z
+    .record(claimPath, claimValues)
+    .refine((claims) => Object.keys(claims).length > 0, 'must name at least one claim')
+    .optional(),
+  acr: z
+    .array(z.string().regex(NAME, 'must be 1 to 128 characters of printable ASCII without space, " or \\'))
+    .min(1, 'must list at least one acr value')
+    .optional(),
+  max_age: z.int().min(0, 'must be 0 or more seconds').optional(),
+};
+type RawRequirement = {
+  permissions: string[];
+  scopes: string[];
+  roles: string[];
+  claims?: Record<string, ClaimValue[]> | undefined;
+  acr?: string[] | undefined;
+  max_age?: number | undefined;
+};
+/** True when a requirement asks for something. */
+const asksSomething = (rule: RawRequirement) =>
+  rule.permissions.length + rule.scopes.length + rule.roles.length > 0 ||
+  rule.claims !== undefined ||
+  rule.acr !== undefined ||
+  rule.max_age !== undefined;
 const RULE_ONLY = ['any', 'modes', 'tenant_param'] as const;
+const REQUIREMENT_FIELDS = 'permissions, scopes, roles, claims, acr or max_age';
 
 const anyEntrySchema = z
   .strictObject({
@@ -85,14 +132,14 @@ const anyEntrySchema = z
       ctx.addIssue({
         code: 'custom',
         path: [field],
-        message: 'an entry of any lists only permissions, scopes and roles',
+        message: 'an entry of any lists only permissions, scopes, roles, claims, acr and max_age',
       });
     }
-    if (nested.length === 0 && lists(entry) === 0) {
-      ctx.addIssue({ code: 'custom', message: 'must list permissions, scopes or roles' });
+    if (nested.length === 0 && !asksSomething(entry)) {
+      ctx.addIssue({ code: 'custom', message: `must list ${REQUIREMENT_FIELDS}` });
     }
   })
-  .transform(({ permissions, scopes, roles }) => ({ permissions, scopes, roles }));
+  .transform(({ any: _any, modes: _modes, tenant_param: _tenant, ...requirement }) => requirement);
 
 const ruleSchema = z
   .strictObject({
@@ -101,9 +148,12 @@ const ruleSchema = z
     modes: z.array(modeSchema).min(1, 'must list at least one mode').optional(),
     tenant_param: z.string().regex(PARAM, 'must be a route parameter name such as tenant').optional(),
   })
-  .refine((rule) => lists(rule) > 0 || [rule.any, rule.modes, rule.tenant_param].some((field) => field !== undefined), {
-    message: 'an empty rule: list permissions, scopes, roles, any, modes or tenant_param (or write authenticated)',
-  });
+  .refine(
+    (rule) => asksSomething(rule) || [rule.any, rule.modes, rule.tenant_param].some((field) => field !== undefined),
+    {
+      message: `an empty rule: list ${REQUIREMENT_FIELDS.replace(' or ', ', ')}, any, modes or tenant_param (or write authenticated)`,
+    },
+  );
 
 const valueSchema = z.union([z.enum(ACCESS_WORDS), ruleSchema]);
 
@@ -205,10 +255,14 @@ function routeEntries(access: RawAccess): [string, AccessWord | RawRule][] {
 const isPolicyKey = (key: string) => key === 'default' || key === 'report_only';
 
 function toRule(rule: RawRule): AccessRule {
-  const requirement = (entry: { permissions: string[]; scopes: string[]; roles: string[] }) => ({
+  // The new fields appear only when given, so a rule without them keeps the shape it always had.
+  const requirement = (entry: RawRequirement): AccessRequirement => ({
     permissions: [...new Set(entry.permissions)],
     scopes: [...new Set(entry.scopes)],
     roles: [...new Set(entry.roles)],
+    ...(entry.claims === undefined ? {} : { claims: entry.claims }),
+    ...(entry.acr === undefined ? {} : { acr: [...new Set(entry.acr)] }),
+    ...(entry.max_age === undefined ? {} : { maxAge: entry.max_age }),
   });
   return {
     ...requirement(rule),

@@ -214,11 +214,23 @@ function toConfigIssues(issue: z.core.$ZodIssue): ConfigIssue[] {
  * (a list with one bad entry is a list; `[]` is a list that is too short; `oauth2` is a mode).
  */
 function unionIssues(issue: z.core.$ZodIssueInvalidUnion): ConfigIssue[] {
+  // A value of none of the types (a claim value that is a mapping): name them all, not the first.
+  const types = issue.errors.map((issues) => (issues.length === 1 ? typeMismatch(issues[0]) : null));
+  if (types.length > 1 && types.every((expected) => expected !== null)) {
+    const words = types.map((expected) => article(expected as string));
+    const listed = `${words.slice(0, -1).join(', ')} or ${words.at(-1) as string}`;
+    return [{ path: formatPath(issue.path), message: `must be ${listed}, not ${typeName(issue.input)}` }];
+  }
   // zod gives one list of issues per alternative, so there is always at least one.
   const closest = issue.errors.reduce((best, next) => (distance(next) < distance(best) ? next : best));
   return closest.flatMap((inner) =>
     toConfigIssues({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue),
   );
+}
+
+/** The type an issue expected, when it is a wrong type at the value itself. */
+function typeMismatch(issue: z.core.$ZodIssue | undefined): string | null {
+  return issue?.code === 'invalid_type' && issue.path.length === 0 && issue.input !== undefined ? issue.expected : null;
 }
 
 /** Issues at the value itself weigh most; a wrong type or value there more than a rule (too short). */
