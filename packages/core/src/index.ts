@@ -84,6 +84,7 @@ export type {
   AccessRule,
   AccessValue,
   AccessWord,
+  ClaimValue,
   CompiledRoute,
   Fallback,
   RouteParams,
