@@ -10,6 +10,7 @@ import {
 } from '@authlayer/core';
 import { authenticateNowOf, resourceMetadataUrl } from '@authlayer/core/internal';
 import { ROUTE_DENIED, planOf } from './access/access-plan.js';
+import { mayForbid } from './access/rules.js';
 import { compileTable, matchEntries, planFor, type AccessTable, type Plan } from './access/access-table.js';
 import { combineHandlers } from './combine-handlers.js';
 import type { DecisionListener } from './decision.js';
@@ -101,6 +102,7 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     logRefusals: config.accessPolicy.reportOnly,
     reportOnly: false,
     passPreflight: shared.passPreflight,
+    now: shared.deps.now ?? Date.now,
     ...(config.resource === null ? {} : { resourceMetadata: resourceMetadataUrl(config.resource.identifier) }),
     ...(handler.limitsOf === undefined ? {} : { limitsOf: handler.limitsOf.bind(handler) }),
     // MCP's AuthInfo needs a copy of the shared context per request: only where it is wanted.
@@ -144,7 +146,11 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     step,
     accessFor: (method, path) => {
       const plan = planFor(matchEntries(table, method, path), fallback);
-      return { authentication: plan.authentication, mayRefuse: plan.denied || plan.rules.length > 0 };
+      // A rule that only asks for a step-up refuses with a 401, never a 403.
+      return {
+        authentication: plan.authentication,
+        mayRefuse: plan.denied || plan.rules.some(({ rule }) => mayForbid(rule)),
+      };
     },
     resourceMetadata: () => resourceMetadataOf(config, handler),
     mcp: createMcpGate(config.mcp, config.access, required),

@@ -80,9 +80,12 @@ function routeOf(req: Request): string {
   return typeof path === 'string' ? `${req.method} ${req.baseUrl}${path}` : req.method;
 }
 
-/** A guard's refusal, reported, then answered as the engine's refusals are (an unread upload closes). */
+/**
+ * A guard's refusal, reported, then answered as the engine's refusals are (an unread upload closes;
+ * a step-up's 401 names the resource metadata as the decision's flow does).
+ */
 function refuseUnread(req: Request, res: Response, next: NextFunction, error: AuthError | ForbiddenError): void {
-  if (reported(req, next, error)) refuse(refusalAnswer(error), req, res);
+  if (reported(req, next, error)) refuse(refusalAnswer(error, existingScopeOf(req)?.resourceMetadata), req, res);
 }
 
 /**
@@ -126,9 +129,11 @@ export function requireRoles(...names: string[]): RequestHandler {
 /**
  * The guard of one `access` rule object (`auth.config.access['POST /invoke']`, or the same shape by
  * hand, missing lists taken as empty), for routes wired one by one: the caller needs every
- * permission, scope and role it lists, and one entry of its `any` (checked in that order, the
- * first kind missing answering 403). `tenant_param` and `modes` need `auth.access`, which knows the
- * route's pattern and authenticates for it. Prefer `app.use(auth.access)`: it applies the table.
+ * permission, scope and role it lists, its `claims`, and one entry of its `any` (checked in that
+ * order, the first missing answering 403), then its step-up (`acr`, `maxAge`: 401
+ * `step_up_required` with RFC 9470's challenge). `tenant_param` and `modes` need `auth.access`,
+ * which knows the route's pattern and authenticates for it. Prefer `app.use(auth.access)`: it
+ * applies the table.
  *
  * @throws TypeError at once for `undefined`, `null`, a word (`public`, ...), an unknown field, a
  *   rule that requires nothing, or `modes`/`tenant_param`: a mistyped key is a crash at start-up,
@@ -141,7 +146,8 @@ export function requireAccess(rule: AccessRuleInput | AccessValue | undefined): 
   return (req, res, next) => {
     const context = callerOf(req, res, next);
     if (context === null) return;
-    const refusal = ruleRefusal(checked, context, req);
+    // The clock of the middleware that authenticated the request, for max_age.
+    const refusal = ruleRefusal(checked, context, req, existingScopeOf(req)?.now);
     if (refusal === null) return next();
     refuseUnread(req, res, next, refusal);
   };

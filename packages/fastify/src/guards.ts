@@ -17,8 +17,9 @@ const NOT_AUTHENTICATED = bearerError('credentials_missing');
 /**
  * The `preHandler` of one `access` rule object (`app.authlayer.config.access['POST /invoke']`, or
  * the same shape by hand, missing lists taken as empty): the caller needs every permission, scope
- * and role it lists, and one entry of its `any`. Without `request.auth` (a public route), or
- * anonymous through an `optional` route → 401; lacking a name → 403, as Express's `requireAccess`.
+ * and role it lists, its `claims`, one entry of its `any`, then its step-up (`acr`, `maxAge`).
+ * Without `request.auth` (a public route), or anonymous through an `optional` route → 401; lacking
+ * a name or a claim → 403; a step-up → 401 `step_up_required`, as Express's `requireAccess`.
  * Its refusal is the request's one decision (the held `allowed` becomes it).
  *
  * @throws TypeError at once for a word (`public`, ...), an unknown field, a rule that requires
@@ -37,9 +38,12 @@ export function requireAccessWith(
       if (reported(logger, request, reply, spared)) send(refusalAnswer(spared), reply);
       return;
     }
-    const refusal = ruleRefusal(checked, context, request.raw as EngineRequest);
+    // The clock and RFC 9728 metadata of the hook that authenticated the request.
+    const scope = scopeOf(request);
+    const refusal = ruleRefusal(checked, context, request.raw as EngineRequest, scope?.now);
     if (refusal === null) return done();
-    if (reported(logger, request, reply, refusal)) refuse(refusalAnswer(refusal), request, reply);
+    if (reported(logger, request, reply, refusal))
+      refuse(refusalAnswer(refusal, scope?.resourceMetadata), request, reply);
   };
 }
 

@@ -7,11 +7,15 @@ import {
 } from '@authlayer/core';
 import { isPreflight } from '../request/credentials.js';
 import { matchEntries, planFor, type AccessTable, type MatchedEntry, type Plan } from './access-table.js';
-import { ruleRefusal } from './rules.js';
+import { holdsRefusal, type RuleRefusal } from './rules.js';
+import { stepUpRefusal } from './claim-checks.js';
 
-/** A 403 of the table, and the key that refused (`default` for `default: deny`). */
+/**
+ * A refusal of the table (a 403, or a step-up's 401), and the key that refused (`default` for
+ * `default: deny`).
+ */
 export interface Refusal {
-  readonly error: ForbiddenError;
+  readonly error: RuleRefusal;
   readonly route: string;
 }
 
@@ -20,18 +24,29 @@ const TENANT_MISMATCH = new ForbiddenError('tenant_mismatch', null, []);
 
 /**
  * The check made once the caller is known: `deny` (only reached with `report_only`), then every
- * matched rule object (its names, one of its `any`, its tenant parameter). A refusal names the
- * key that refused, for the decision's log line.
+ * matched rule object (its names and claims, one of its `any`, its tenant parameter), then the
+ * step-ups of them all (`acr`, `max_age`): a new authentication is asked for only when nothing
+ * else refuses the caller. A refusal names the key that refused, for the decision's log line.
+ * `now`: the middleware's clock, in ms.
  */
-export function authorizeByPlan(plan: Plan | null, request: AuthRequest, context: AuthContext): Refusal | null {
+export function authorizeByPlan(
+  plan: Plan | null,
+  request: AuthRequest,
+  context: AuthContext,
+  now: () => number = Date.now,
+): Refusal | null {
   if (plan === null) return null;
   if (plan.deniedBy !== null) return { error: ROUTE_DENIED, route: plan.deniedBy };
   for (const { rule, params, key } of plan.rules) {
-    const refusal = ruleRefusal(rule, context, request);
+    const refusal = holdsRefusal(rule, context, request, now);
     if (refusal !== null) return { error: refusal, route: key };
     if (rule.tenantParam !== null && !sameTenant(params, rule.tenantParam, context)) {
       return { error: TENANT_MISMATCH, route: key };
     }
+  }
+  for (const { rule, key } of plan.rules) {
+    const refusal = stepUpRefusal(rule, context, now);
+    if (refusal !== null) return { error: refusal, route: key };
   }
   return null;
 }

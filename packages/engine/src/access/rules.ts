@@ -1,14 +1,15 @@
 import {
   ForbiddenError,
   insufficientScopeChallenge,
-  isRequirableName,
   readBearerToken,
   type AccessRequirement,
   type AccessRule,
   type AuthContext,
+  type AuthError,
   type AuthRequest,
   type ForbiddenReason,
 } from '@authlayer/core';
+import { claimRefusal, stepUpRefusal } from './claim-checks.js';
 
 // The checks of an `access` rule object once the caller is known: the table's, and the guards' of
 // every adapter (`requireRoles`, `requireAccess`, ...), so that each answers the same 403.
@@ -49,89 +50,73 @@ export function forbidden(
   return new ForbiddenError(reason, challenge, missing);
 }
 
-/** A rule object as `requireAccess` takes it: a parsed config's, or by hand with lists left out. */
-export interface AccessRuleInput {
-  readonly permissions?: readonly string[];
-  readonly scopes?: readonly string[];
-  readonly roles?: readonly string[];
-  readonly any?: readonly Partial<AccessRequirement>[];
-  readonly modes?: null;
-  readonly tenantParam?: null;
-}
-
-const RULE_FIELDS = new Set(['permissions', 'scopes', 'roles', 'any', 'modes', 'tenantParam']);
-
-/**
- * A rule object for `requireAccess`, checked whole: a mistyped key is a TypeError at start-up,
- * never an open route. `fn` names the caller in the message.
- */
-export function toRule(rule: unknown, fn = 'requireAccess(rule)'): AccessRule {
-  const fail = (why: string): never => {
-    throw new TypeError(`${fn}: ${why}`);
-  };
-  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) {
-    return fail(`needs a rule object of the access table, not ${describeValue(rule)} (a mistyped key?)`);
-  }
-  const candidate = rule as Record<string, unknown>;
-  const unknown = Object.keys(candidate).find((field) => !RULE_FIELDS.has(field));
-  if (unknown !== undefined) fail(`unknown field ${unknown.slice(0, 40)}`);
-  if ((candidate.modes ?? null) !== null || (candidate.tenantParam ?? null) !== null) {
-    fail('modes and tenant_param need auth.access, which knows the route');
-  }
-  const requirement = toRequirement(candidate, fail);
-  const any = candidate.any ?? [];
-  if (!Array.isArray(any)) return fail('any must be a list');
-  const entries = any.map((entry: unknown) =>
-    typeof entry === 'object' && entry !== null
-      ? toRequirement(entry as Record<string, unknown>, fail)
-      : fail('an entry of any must be an object'),
-  );
-  const total = (r: AccessRequirement) => r.permissions.length + r.scopes.length + r.roles.length;
-  if (total(requirement) === 0 && entries.length === 0) fail('the rule requires nothing');
-  if (entries.some((entry) => total(entry) === 0)) fail('an entry of any requires nothing');
-  return Object.freeze({ ...requirement, any: Object.freeze(entries), modes: null, tenantParam: null });
-}
-
-function toRequirement(candidate: Record<string, unknown>, fail: (why: string) => never): AccessRequirement {
-  const list = (held: Held): readonly string[] => {
-    const names = candidate[held] ?? [];
-    if (!Array.isArray(names) || !names.every(isRequirableName)) {
-      fail(`${held} must be a list of names of printable ASCII without space, " or \\`);
-    }
-    return Object.freeze([...new Set(names as string[])]);
-  };
-  return { permissions: list('permissions'), scopes: list('scopes'), roles: list('roles') };
-}
-
-function describeValue(value: unknown): string {
-  if (value === undefined || value === null) return String(value);
-  return typeof value === 'string'
-    ? `the word "${value.slice(0, 20)}"`
-    : `a ${Array.isArray(value) ? 'list' : typeof value}`;
-}
+/** A refusal of a rule: 403 (a name, a claim, a tenant) or 401 `step_up_required` (RFC 9470). */
+export type RuleRefusal = ForbiddenError | AuthError;
 
 const HELD: readonly Held[] = ['permissions', 'scopes', 'roles'];
 
-/** The 403 of the first kind of name a requirement lacks, or null when the caller holds them all. */
-export function requirementRefusal(requirement: AccessRequirement, context: AuthContext, request: AuthRequest) {
+/**
+ * The refusal of the first part of a requirement the caller lacks, or null when it holds it all:
+ * its names (permissions, scopes, roles), its claims, then its step-up. `now`: the clock, in ms.
+ */
+export function requirementRefusal(
+  requirement: AccessRequirement,
+  context: AuthContext,
+  request: AuthRequest,
+  now: () => number = Date.now,
+): RuleRefusal | null {
+  return heldRefusal(requirement, context, request) ?? stepUpRefusal(requirement, context, now);
+}
+
+/** The names and claims a requirement asks the caller to hold: a 403 for the first one lacking. */
+function heldRefusal(requirement: AccessRequirement, context: AuthContext, request: AuthRequest) {
   for (const held of HELD) {
     const required = requirement[held];
     if (required.length === 0) continue;
     const missing = missingNames(context, held, required);
     if (missing.length > 0) return forbidden(held, missing, required, request);
   }
-  return null;
+  return claimRefusal(requirement, context);
 }
 
-/** A rule object's own names, then one of its `any` entries (the first entry's refusal if none holds). */
-export function ruleRefusal(rule: AccessRule, context: AuthContext, request: AuthRequest): ForbiddenError | null {
-  const own = requirementRefusal(rule, context, request);
+/**
+ * What a rule object asks the caller to hold, before its step-up: its own names and claims, then
+ * one of its `any` (each entry whole, its step-up included; the first entry's refusal if none holds).
+ */
+export function holdsRefusal(
+  rule: AccessRule,
+  context: AuthContext,
+  request: AuthRequest,
+  now: () => number = Date.now,
+): RuleRefusal | null {
+  const own = heldRefusal(rule, context, request);
   if (own !== null || rule.any.length === 0) return own;
-  let first: ForbiddenError | null = null;
+  let first: RuleRefusal | null = null;
   for (const entry of rule.any) {
-    const refusal = requirementRefusal(entry, context, request);
+    const refusal = requirementRefusal(entry, context, request, now);
     if (refusal === null) return null;
     first ??= refusal;
   }
   return first;
+}
+
+/**
+ * The one check of a rule object, for the table and every adapter's guards: {@link holdsRefusal},
+ * then its own step-up (`acr`, `max_age`), last: a new authentication is asked for only when
+ * nothing else refuses the caller, who would otherwise step up only to be refused anyway.
+ */
+export function ruleRefusal(
+  rule: AccessRule,
+  context: AuthContext,
+  request: AuthRequest,
+  now: () => number = Date.now,
+): RuleRefusal | null {
+  return holdsRefusal(rule, context, request, now) ?? stepUpRefusal(rule, context, now);
+}
+
+/** False only for a rule that asks for nothing but a step-up: it answers 401, never 403. */
+export function mayForbid(rule: AccessRule): boolean {
+  const stepUp = rule.acr !== undefined || rule.maxAge !== undefined;
+  const names = rule.permissions.length + rule.scopes.length + rule.roles.length;
+  return !stepUp || names > 0 || rule.claims !== undefined || rule.any.length > 0 || rule.tenantParam !== null;
 }

@@ -1,4 +1,5 @@
-import type { AuthError, ForbiddenError } from '@authlayer/core';
+import { isAuthError, type AuthError, type ForbiddenError } from '@authlayer/core';
+import { withResourceMetadata } from '@authlayer/core/internal';
 
 /**
  * A refusal as the engine answers it, for an adapter to write as it is: the status, the headers in
@@ -13,11 +14,18 @@ export interface Answer {
   readonly body?: Readonly<Record<string, unknown>>;
 }
 
-/** A 401 (AuthError) or 403 (ForbiddenError), and its challenge as `WWW-Authenticate`. */
-export function refusalAnswer(error: AuthError | ForbiddenError): Answer {
+/**
+ * A 401 (AuthError) or 403 (ForbiddenError), and its challenge as `WWW-Authenticate`. With
+ * `resourceMetadata` (RFC 9728), a 401's Bearer and DPoP challenges name it (`resource_metadata`).
+ */
+export function refusalAnswer(error: AuthError | ForbiddenError, resourceMetadata?: string): Answer {
+  const challenge =
+    resourceMetadata !== undefined && isAuthError(error)
+      ? withResourceMetadata(error.challenge, resourceMetadata)
+      : error.challenge;
   return {
     status: error.status,
-    headers: error.challenge === null ? [] : [['WWW-Authenticate', error.challenge]],
+    headers: challenge === null ? [] : [['WWW-Authenticate', challenge]],
     code: error.code,
     message: error.message,
   };

@@ -1,6 +1,6 @@
 import {
-  AuthError,
   createAuthContext,
+  type AuthError,
   isAuthError,
   isFailedGuess,
   type AuthContext,
@@ -11,7 +11,7 @@ import {
   type MaybePromise,
   type PeerSocket,
 } from '@authlayer/core';
-import { isPromiseLike, startDecisionSpan, withResourceMetadata, withSpan } from '@authlayer/core/internal';
+import { isPromiseLike, startDecisionSpan, withSpan } from '@authlayer/core/internal';
 import { authorizeByPlan, type Refusal } from '../access/access-plan.js';
 import type { DecisionListener } from '../decision.js';
 import { clientAddress } from '../rate-limit/client-address.js';
@@ -65,6 +65,8 @@ export interface Flow {
   readonly authInfo?: (context: AuthContext, request: AuthRequest) => AuthContext;
   /** The limits of the client behind a context (the handler's `limitsOf`), for `rate_limit`. */
   readonly limitsOf?: (context: AuthContext) => ClientLimits | undefined;
+  /** The middleware's clock, in ms (`max_age` of a rule is judged by it). */
+  readonly now: () => number;
 }
 
 /**
@@ -98,6 +100,9 @@ const PASS_PREFLIGHT: Outcome = Object.freeze({ pass: true, context: undefined, 
  */
 export function decide(flow: Flow, request: EngineRequest, scope: RequestScope): MaybePromise<Outcome> {
   if (flow.passPreflight && isPreflight(request)) return PASS_PREFLIGHT;
+  // For a guard after the decision (`requireAccess`): the same clock and 401 challenges.
+  scope.now = flow.now;
+  scope.resourceMetadata = flow.resourceMetadata;
   scope.started = flow.onDecision === undefined ? 0 : performance.now();
   // OpenTelemetry: one span per decision (null without an SDK), active while the handler runs so
   // that key set fetches, introspections and Redis calls are its children; the decision ends it.
@@ -210,7 +215,7 @@ function allow(
   scope: RequestScope,
   headers: Outcome['headers'],
 ): Outcome {
-  const refusal = authorizeByPlan(scope.plan, request, context);
+  const refusal = authorizeByPlan(scope.plan, request, context, flow.now);
   if (refusal === null) {
     report(flow, scope, 'allowed', null, context.userId, context.method);
   } else if (flow.reportOnly) {
@@ -222,7 +227,11 @@ function allow(
   return { pass: true, context: flow.authInfo(context, request), headers };
 }
 
-/** 403: the decision (`forbidden` and the reason), and the refusal, before the body is read. */
+/**
+ * A refusal of the table, before the body is read: the decision (`forbidden` and the reason for a
+ * 403; `refused` for a step-up's 401, whose challenge names the resource metadata as every 401's),
+ * and the answer.
+ */
 export function forbid(
   flow: Flow,
   scope: RequestScope,
@@ -230,8 +239,9 @@ export function forbid(
   context: AuthContext | null,
   headers: Outcome['headers'] = NO_HEADERS,
 ): Outcome {
-  report(flow, scope, 'forbidden', refusal.error.reason, context?.userId ?? null, context?.method, refusal.route);
-  return { pass: false, answer: refusalAnswer(refusal.error), headers };
+  const outcome = isAuthError(refusal.error) ? 'refused' : 'forbidden';
+  report(flow, scope, outcome, refusal.error.reason, context?.userId ?? null, context?.method, refusal.route);
+  return { pass: false, answer: refusalAnswer(refusal.error, flow.resourceMetadata), headers };
 }
 
 /** The one decision of a request, through its scope (a request that goes on is held; see `RequestScope`). */
@@ -276,12 +286,7 @@ function refuse(flow: Flow, error: unknown, request: EngineRequest, scope: Reque
     return { pass: false, answer: INTERNAL_ANSWER, headers: NO_HEADERS };
   }
   report(flow, scope, 'refused', error.reason, null, modeThatRefused(error) ?? flow.method);
-  const metadata = flow.resourceMetadata;
-  const refusal =
-    metadata === undefined
-      ? error
-      : new AuthError(error.reason, withResourceMetadata(error.challenge, metadata), error.message);
-  return { pass: false, answer: refusalAnswer(refusal), headers: NO_HEADERS };
+  return { pass: false, answer: refusalAnswer(error, flow.resourceMetadata), headers: NO_HEADERS };
 }
 
 /** The path of a request for a log line (no query: it may hold anything). */

@@ -42,6 +42,10 @@ export class RequestScope {
   anonymousBecause: AuthError | null = null;
   /** The method and path the `access` table judged the request as (null: it did not judge it). */
   judged: { readonly method: string; readonly path: string } | null = null;
+  /** The clock of the flow that decided the request, for a rule checked after it (`max_age`). */
+  now: () => number = Date.now;
+  /** RFC 9728: the metadata URL of the flow that decided the request, for a later 401's challenge. */
+  resourceMetadata: string | undefined = undefined;
   private held: Held | null = null;
   private done = false;
 
@@ -111,7 +115,8 @@ export class RequestScope {
 
   /**
    * A guard after the decision refused the request it let through: the held decision becomes that
-   * refusal (`forbidden` with its reason, or `refused` for an anonymous caller's 401), reported
+   * refusal (`forbidden` with its reason, or `refused` for a 401: an anonymous caller's, or a
+   * step-up's, which keeps the caller's userId), reported
    * now, before the answer. Nothing when none is held. May throw what `onDecision` threw.
    *
    * @param route - the route the guard runs on, as registered (`GET /reports/:id`)
@@ -129,7 +134,8 @@ export class RequestScope {
         ...held.decision,
         outcome: forbidden ? 'forbidden' : 'refused',
         reason: error.reason,
-        userId: forbidden ? held.decision.userId : null,
+        // An anonymous caller's decision has no userId anyway; a step-up's names its caller.
+        userId: held.decision.userId,
         durationMs: Math.round((performance.now() - this.started) * 1000) / 1000,
       },
       span,
