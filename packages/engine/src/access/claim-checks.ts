@@ -30,8 +30,12 @@ export function claimRefusal(requirement: AccessRequirement, context: AuthContex
   return null;
 }
 
+/** A list's entries are compared one level deep: a list inside it is no value. */
 function isAccepted(value: unknown, accepted: readonly ClaimValue[]): boolean {
-  if (Array.isArray(value)) return value.some((entry) => isAccepted(entry, accepted));
+  return Array.isArray(value) ? value.some((entry) => isValue(entry, accepted)) : isValue(value, accepted);
+}
+
+function isValue(value: unknown, accepted: readonly ClaimValue[]): boolean {
   return (
     (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && accepted.includes(value)
   );
