@@ -17,6 +17,9 @@ const ROUTES: readonly RouteSpec[] = [
   { method: 'GET', path: '/other' },
   { method: 'GET', path: '/scoped' },
   { method: 'GET', path: '/t/:tenant/items' },
+  { method: 'GET', path: '/gold' },
+  { method: 'GET', path: '/stepped' },
+  { method: 'GET', path: '/either' },
 ];
 
 const TABLE = {
@@ -27,6 +30,9 @@ const TABLE = {
   'POST /invoke': 'authenticated',
   'GET /scoped': { scopes: ['reports:read'] },
   'GET /t/:tenant/items': { tenant_param: 'tenant' },
+  'GET /gold': { claims: { 'org.tier': ['gold'] } },
+  'GET /stepped': { acr: ['urn:mfa'], max_age: 300 },
+  'GET /either': { any: [{ roles: ['admin'] }, { acr: ['urn:mfa'] }] },
 };
 
 interface Case {
@@ -40,6 +46,9 @@ interface Tokens {
   readonly user: string;
   readonly expired: string;
   readonly tenant: string;
+  readonly mfa: string;
+  readonly stale: string;
+  readonly gold: string;
 }
 
 const apiKey = () => ({ 'X-API-Key': KEY });
@@ -86,19 +95,35 @@ const CASES: readonly Case[] = [
   { name: 'a route no key names: default, no credential', method: 'GET', path: '/other' },
   { name: 'a route no key names: default, the right key', method: 'GET', path: '/other', headers: apiKey },
   { name: 'a path no route serves: default, no credential', method: 'GET', path: '/nowhere' },
+  { name: 'claims, the accepted value', method: 'GET', path: '/gold', headers: bearer('gold') },
+  { name: 'claims, another value (403 claim_mismatch)', method: 'GET', path: '/gold', headers: bearer('tenant') },
+  { name: 'claims, an API key has none', method: 'GET', path: '/gold', headers: apiKey },
+  { name: 'step-up, acr and auth_time recent', method: 'GET', path: '/stepped', headers: bearer('mfa') },
+  { name: 'step-up, auth_time too old (401)', method: 'GET', path: '/stepped', headers: bearer('stale') },
+  { name: 'step-up, no acr (401)', method: 'GET', path: '/stepped', headers: bearer('user') },
+  { name: 'step-up, an API key (401)', method: 'GET', path: '/stepped', headers: apiKey },
+  { name: 'any with a step-up entry, taken', method: 'GET', path: '/either', headers: bearer('mfa') },
+  { name: "any with a step-up entry, the first entry's 403", method: 'GET', path: '/either', headers: bearer('user') },
 ];
 
 let idp: TestIdentityProvider;
 let tokens: Tokens;
+let now: number;
 
 beforeAll(async () => {
   idp = await startTestIdentityProvider();
+  const at = Math.floor(Date.now() / 1000);
   tokens = {
     admin: await idp.signToken({ sub: 'ada', roles: ['admin'], scope: 'reports:read' }),
     user: await idp.signToken({ sub: 'bob', roles: ['reader'] }),
     expired: await idp.signToken({ sub: 'eve' }, { expiresIn: -3600 }),
-    tenant: await idp.signToken({ sub: 'tia', tenant: 'acme' }),
+    tenant: await idp.signToken({ sub: 'tia', tenant: 'acme', org: { tier: 'silver' } }),
+    mfa: await idp.signToken({ sub: 'max', acr: 'urn:mfa', auth_time: at - 300 }),
+    stale: await idp.signToken({ sub: 'sam', acr: 'urn:mfa', auth_time: at - 301 }),
+    gold: await idp.signToken({ sub: 'gil', org: { tier: 'gold' } }),
   };
+  // Pinned once every token is signed: max_age's boundary is exact on both adapters.
+  now = at * 1000 + 999;
 });
 afterAll(async () => idp.close());
 
@@ -111,7 +136,7 @@ function configOf(access: object, extra: object = {}) {
 /** Both adapters on the same config; each case sent to both, in order. */
 async function both(config: object, cases: readonly Case[], guard?: object) {
   const env = { ...idp.env, SERVICE_API_KEY: KEY };
-  const options = { env, ...(guard === undefined ? {} : { guard }) };
+  const options = { env, now: () => now, ...(guard === undefined ? {} : { guard }) };
   const servers: Served[] = [await serveExpress(config, ROUTES, options), await serveFastify(config, ROUTES, options)];
   try {
     const seen: [Seen, Seen][] = [];
@@ -213,5 +238,57 @@ describe('the same config, the same answers: Express and Fastify', () => {
     expect(decisions[1]).toEqual(decisions[0]);
     // One decision per request that was decided (the public route decides nothing).
     expect(decisions[1]!.map((d) => d.outcome)).toEqual(['refused', 'forbidden', 'forbidden', 'allowed']);
+  });
+
+  it('claims and step-up: the answers the contract gives, resource_metadata included, on both', async () => {
+    const cases = CASES.filter((each) => ['/gold', '/stepped'].includes(each.path));
+    const config = configOf(TABLE, { resource: { identifier: 'https://api.example.com' } });
+    const { seen, decisions } = await both(config, cases);
+    cases.forEach((each, index) => {
+      const [express, fastify] = seen[index]!;
+      expect({ case: each.name, ...fastify }).toEqual({ case: each.name, ...express });
+    });
+    expect(seen.map(([, fastify]) => fastify.status)).toEqual([200, 403, 403, 200, 401, 401, 401]);
+    const [, mismatch, , , stale] = seen.map(([, fastify]) => fastify);
+    expect(mismatch!.body).toBe('{"error":"forbidden","message":"the claim org.tier does not have an accepted value"}');
+    expect(mismatch!.headers['www-authenticate']).toBeNull();
+    expect(stale!.body).toBe(
+      '{"error":"unauthorized","message":"a stronger or more recent authentication is required"}',
+    );
+    expect(stale!.headers['www-authenticate']).toBe(
+      'Bearer realm="authlayer", error="insufficient_user_authentication", error_description="a stronger or more ' +
+        'recent authentication is required", acr_values="urn:mfa", max_age=300, ' +
+        'resource_metadata="https://api.example.com/.well-known/oauth-protected-resource"',
+    );
+    expect(decisions[1]).toEqual(decisions[0]);
+    expect(decisions[1]!.map((d) => d.reason)).toEqual([
+      null,
+      'claim_mismatch',
+      'claim_mismatch',
+      null,
+      'step_up_required',
+      'step_up_required',
+      'step_up_required',
+    ]);
+  });
+
+  it('requireAccess with acr and maxAge: the same 401 step-up, and its refusal is the one decision', async () => {
+    const cases: readonly Case[] = [
+      { name: 'recent enough', method: 'POST', path: '/invoke', headers: bearer('mfa') },
+      { name: 'too old', method: 'POST', path: '/invoke', headers: bearer('stale') },
+      { name: 'an API key', method: 'POST', path: '/invoke', headers: apiKey },
+    ];
+    const { seen, decisions } = await both(configOf(TABLE), cases, { acr: ['urn:mfa'], maxAge: 300 });
+    cases.forEach((each, index) => {
+      const [express, fastify] = seen[index]!;
+      expect({ case: each.name, ...fastify }).toEqual({ case: each.name, ...express });
+    });
+    expect(seen.map(([, fastify]) => fastify.status)).toEqual([200, 401, 401]);
+    expect(decisions[1]).toEqual(decisions[0]);
+    expect(decisions[1]!.map((d) => [d.outcome, d.reason, d.userId])).toEqual([
+      ['allowed', null, 'max'],
+      ['refused', 'step_up_required', 'sam'],
+      ['refused', 'step_up_required', 'SERVICE_API_KEY'],
+    ]);
   });
 });

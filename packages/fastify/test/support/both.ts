@@ -29,6 +29,8 @@ export interface ServeOptions {
   readonly env?: Record<string, string>;
   /** A rule object for `requireAccess` on every route. */
   readonly guard?: object;
+  /** The middleware's clock (`max_age`, token times), pinned by the test. Default `Date.now`. */
+  readonly now?: () => number;
 }
 
 /** Every route answers the caller's identity as JSON. */
@@ -36,6 +38,7 @@ export async function serveExpress(config: object, routes: readonly RouteSpec[],
   const decisions: AuthDecision[] = [];
   const auth = await createAuthMiddleware(config, {
     env: options.env ?? {},
+    ...(options.now === undefined ? {} : { now: options.now }),
     logger: createCaptureLogger(),
     onDecision: (decision) => decisions.push(decision),
   });
@@ -75,6 +78,7 @@ export async function serveFastify(
   await app.register(authlayer, {
     config,
     env: options.env ?? {},
+    ...(options.now === undefined ? {} : { now: options.now }),
     logger: createCaptureLogger(),
     onDecision: (decision) => decisions.push(decision),
   });
