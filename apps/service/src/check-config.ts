@@ -1,4 +1,10 @@
-import { redactUrl, type AuthConfig, type HandlerDescription } from '@authlayer/core';
+import {
+  redactUrl,
+  type AccessRequirement,
+  type AccessValue,
+  type AuthConfig,
+  type HandlerDescription,
+} from '@authlayer/core';
 import { dirname, resolve } from 'node:path';
 import type { AuthMiddlewareOptions } from '@authlayer/express';
 import { createApp, describeAuth } from './app.js';
@@ -97,7 +103,7 @@ export async function checkConfig(
     access: {
       default: accessPolicy.default ?? 'authenticated',
       report_only: accessPolicy.reportOnly,
-      ...Object.fromEntries(Object.entries(access).map(([key, value]) => [key, toSnakeCase(value)])),
+      ...Object.fromEntries(Object.entries(access).map(([key, value]) => [key, ruleAsWritten(value)])),
     },
     forward_auth: {
       enabled: forwardAuth.enabled,
@@ -150,6 +156,16 @@ function redactUrls(value: unknown, key = ''): unknown {
   if (Array.isArray(value)) return value.map((item) => redactUrls(item));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, redactUrls(child, name)]));
+}
+
+/** An `access` value as the YAML writes it: fields in snake_case, claim paths exactly as written. */
+function ruleAsWritten(value: AccessValue): unknown {
+  if (typeof value === 'string') return value;
+  const written = ({ claims, ...rest }: AccessRequirement) => ({
+    ...(toSnakeCase(rest) as object),
+    ...(claims === undefined ? {} : { claims }),
+  });
+  return { ...written(value), any: value.any.map(written) };
 }
 
 /** camelCase keys back to the YAML's snake_case (`allowBearer` → `allow_bearer`). */

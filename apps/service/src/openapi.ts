@@ -84,7 +84,7 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
         '400': errorResponse('The body is not a JSON object with a string "query"'),
         ...(access.authentication === 'none'
           ? {}
-          : { '401': errorResponse('Not authenticated (see the WWW-Authenticate header)') }),
+          : { '401': errorResponse(describeUnauthorized(auth.config.access['POST /invoke'])) }),
         ...(access.mayRefuse ? { '403': errorResponse(describeRefusal(auth.config.access['POST /invoke'])) } : {}),
         '413': errorResponse('The body is over 1 MiB'),
         '415': errorResponse('The content type is not JSON'),
@@ -95,12 +95,30 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
   return builder.getSpec();
 }
 
-/** `Authenticated but not allowed: needs permissions invoke; scopes a, b` for the 403's description. */
+/**
+ * The 401's description; with a step-up rule (RFC 9470) also what authentication it asks for, as
+ * its challenge tells the client (the acr values and max_age, never more).
+ */
+function describeUnauthorized(rule: AccessValue | undefined): string {
+  const base = 'Not authenticated (see the WWW-Authenticate header)';
+  if (typeof rule !== 'object' || (rule.acr === undefined && rule.maxAge === undefined)) return base;
+  const asks = [
+    ...(rule.acr === undefined ? [] : [`acr ${rule.acr.join(' or ')}`]),
+    ...(rule.maxAge === undefined ? [] : [`an authentication at most ${rule.maxAge} seconds old`]),
+  ];
+  return `${base}, or a step-up is needed (error "insufficient_user_authentication", RFC 9470): ${asks.join(', ')}`;
+}
+
+/**
+ * `Authenticated but not allowed: needs permissions invoke; scopes a, b` for the 403's description.
+ * Claims are named by path: the accepted values are policy, not for a public document.
+ */
 function describeRefusal(rule: AccessValue | undefined): string {
   if (typeof rule !== 'object') return 'Authenticated but not allowed by the access table';
   const needs = (['permissions', 'scopes', 'roles'] as const)
     .filter((kind) => rule[kind].length > 0)
     .map((kind) => `${kind} ${rule[kind].join(', ')}`);
+  if (rule.claims !== undefined) needs.push(`an accepted value of the claims ${Object.keys(rule.claims).join(', ')}`);
   if (rule.any.length > 0) needs.push('one of its alternatives');
   if (rule.tenantParam !== null) needs.push(`the tenant of :${rule.tenantParam}`);
   return `Authenticated but not allowed: needs ${needs.join('; ')}`;

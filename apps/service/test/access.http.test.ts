@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { createCaptureLogger, createSigningKey, expectedContext, mintToken, type SigningKey } from '@authlayer/testkit';
 import type { Express } from 'express';
 import request from 'supertest';
+import { parseAuthConfig } from '@authlayer/core';
 import { createApp } from '../src/app.js';
+import { checkConfig } from '../src/check-config.js';
 
 // The reference service with auth.mode [api_key, jwt] and access "POST /invoke": {permissions: [invoke]}.
 const NOW = 1_800_000_000;
@@ -173,6 +175,62 @@ describe('several modes with a missing package', () => {
     await expect(createApp(config, { ...options(), importModule: hideJwt })).rejects.toMatchObject({
       name: 'ConfigError',
       path: 'auth.mode',
+    });
+  });
+});
+
+describe('claims and step-up rules in the reference service', () => {
+  const STEP_UP = {
+    ...CONFIG,
+    access: { 'POST /invoke': { claims: { 'https://example.com/orgId': ['acme'] }, acr: ['urn:mfa'], max_age: 300 } },
+  };
+
+  it('answers a step-up 401 and a claim 403 on /invoke, and /openapi.json says what each needs', async () => {
+    const service = await createApp(STEP_UP, options());
+    const weak = await token({ 'https://example.com/orgId': 'acme', acr: 'urn:pwd', auth_time: NOW });
+    const res = await request(service).post('/invoke').set('Authorization', `Bearer ${weak}`).send({ query: 'q' });
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe(
+      'Bearer realm="authlayer", error="insufficient_user_authentication", error_description="a stronger or more ' +
+        'recent authentication is required", acr_values="urn:mfa", max_age=300',
+    );
+    await request(service).post('/invoke').set('X-API-Key', KEY).send({ query: 'q' }).expect(403);
+    const strong = await token({ 'https://example.com/orgId': 'acme', acr: 'urn:mfa', auth_time: NOW - 300 });
+    await request(service).post('/invoke').set('Authorization', `Bearer ${strong}`).send({ query: 'q' }).expect(200);
+    const { responses } = (await request(service).get('/openapi.json').expect(200)).body.paths['/invoke'].post;
+    expect(responses['401'].description).toBe(
+      'Not authenticated (see the WWW-Authenticate header), or a step-up is needed ' +
+        '(error "insufficient_user_authentication", RFC 9470): acr urn:mfa, an authentication at most 300 seconds old',
+    );
+    // The claim by its path only: the accepted values are policy, not for a public document.
+    expect(responses['403'].description).toBe(
+      'Authenticated but not allowed: needs an accepted value of the claims https://example.com/orgId',
+    );
+  });
+
+  it('lists no 403 for a rule that only asks for a step-up (it answers 401)', async () => {
+    const service = await createApp({ ...CONFIG, access: { 'POST /invoke': { max_age: 60 } } }, options());
+    const { responses } = (await request(service).get('/openapi.json').expect(200)).body.paths['/invoke'].post;
+    expect(responses['403']).toBeUndefined();
+    expect(responses['401'].description).toMatch(/: an authentication at most 60 seconds old$/);
+  });
+
+  it('--check shows the fields as the YAML writes them, claim paths untouched', async () => {
+    const config = parseAuthConfig({
+      ...STEP_UP,
+      access: { 'POST /invoke': { ...STEP_UP.access['POST /invoke'], any: [{ claims: { orgId: [1] } }] } },
+    });
+    const report = await checkConfig('service.yaml', config, options());
+    expect((report.access as Record<string, unknown>)['POST /invoke']).toEqual({
+      permissions: [],
+      scopes: [],
+      roles: [],
+      claims: { 'https://example.com/orgId': ['acme'] },
+      acr: ['urn:mfa'],
+      max_age: 300,
+      any: [{ permissions: [], scopes: [], roles: [], claims: { orgId: [1] } }],
+      modes: null,
+      tenant_param: null,
     });
   });
 });
