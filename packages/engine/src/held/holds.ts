@@ -125,7 +125,7 @@ export class Holds {
     for (const hold of this.held) {
       let reason: string | null;
       try {
-        reason = refusalOf(hold.planOf(generation), hold.context, methods);
+        reason = refusalOf(hold.planOf(generation), hold.context, methods, this.deps.now);
       } catch (error) {
         // Fails closed: a request the new table cannot judge is not kept open.
         this.deps.logger.error(`a held request could not be judged after the reload (${kindOf(error)})`);
@@ -172,9 +172,15 @@ export class Holds {
 /**
  * Why a request of this plan would now be refused to this caller, or `null`: the route denied,
  * a credential required of an anonymous caller, or of a mode the route or the config no longer
- * takes (answered as no credential, as a request would be), then the plan's rules.
+ * takes (answered as no credential, as a request would be), then the plan's rules (a step-up
+ * included: `step_up_required`).
  */
-function refusalOf(plan: Plan | null, context: AuthContext, methods: readonly string[]): string | null {
+function refusalOf(
+  plan: Plan | null,
+  context: AuthContext,
+  methods: readonly string[],
+  now: () => number,
+): string | null {
   if (plan === null)
     return context.method === 'none' || methods.includes(context.method) ? null : 'credentials_missing';
   if (plan.denied) return 'route_denied';
@@ -182,7 +188,8 @@ function refusalOf(plan: Plan | null, context: AuthContext, methods: readonly st
   if (context.method === 'none') return plan.authentication === 'required' ? 'credentials_missing' : null;
   if (!methods.includes(context.method)) return 'credentials_missing';
   if (plan.modes !== null && !plan.modes.includes(context.method)) return 'credentials_missing';
-  return authorizeByPlan(plan, NO_HEADERS, context)?.error.reason ?? null;
+  // A rule's max_age by the engine's clock, as a request's.
+  return authorizeByPlan(plan, NO_HEADERS, context, now)?.error.reason ?? null;
 }
 
 // The rules are judged on the caller alone: a request's headers only choose a 403's challenge.
