@@ -225,6 +225,20 @@ describe('auth.hold: held connections end when their authority ends', () => {
     await a.auth.reload(configOf({ roles: ['reporter'] }));
   });
 
+  it('a reload that asks for a step-up closes a held request whose authentication is too old', async () => {
+    const at = Math.floor(Date.now() / 1000);
+    const claims = (authTime: number) => ({ roles: ['reporter'], acr: 'urn:mfa', auth_time: authTime });
+    const recent = await open(a, '/ws/reports', bearer(await tokenOf('ada', HOUR(), claims(at - 10))));
+    const stale = await open(a, '/ws/reports', bearer(await tokenOf('bob', HOUR(), claims(at - 3600))));
+    await a.auth.reload(configOf({ roles: ['reporter'], acr: ['urn:mfa'], max_age: 600 }));
+    const { code, reason } = await stale.closed;
+    expect([code, reason]).toEqual([4401, 'step_up_required']);
+    expect(await alive(recent.ws)).toBe(true);
+    recent.ws.close();
+    await recent.closed;
+    await a.auth.reload(configOf({ roles: ['reporter'] }));
+  });
+
   it('a released hold is forgotten: the client closed, a later revocation ends nothing', async () => {
     const token = await tokenOf('mary', HOUR());
     const { ws, closed } = await open(a, '/ws/feed', bearer(token));
