@@ -160,6 +160,26 @@ describe("a guard's refusal is the request's one decision", () => {
     const res = await request(server).get('/x').set('X-API-Key', KEYS.plain).expect(500);
     expect(res.body).toEqual({ error: 'internal', message: 'internal error' });
   });
+
+  it("a listener that throws on the table's deny is a 500, as on every decision", async () => {
+    const logger = createCaptureLogger();
+    const auth = await createAuthMiddleware(
+      { auth: { mode: 'api_key' }, access: { 'GET /closed': 'deny' } },
+      {
+        env: { SERVICE_API_KEY: KEY },
+        logger,
+        onDecision: () => {
+          throw new Error('listener bug');
+        },
+      },
+    );
+    const server = express();
+    server.use(auth.access);
+    server.get('/closed', (_req, res) => res.json({ ok: true }));
+    server.use(errorHandler({ logger }));
+    const res = await request(server).get('/closed').expect(500);
+    expect(res.body).toEqual({ error: 'internal', message: 'internal error' });
+  });
 });
 
 describe('requestId()', () => {
