@@ -17,6 +17,8 @@ const ACCESS = {
   'POST /mcp': 'authenticated',
   'MCP tools/call get_forecast': { scopes: ['weather:read'] },
   'MCP tools/call delete_file': { scopes: ['files:write'], roles: ['admin'] },
+  'MCP tools/call transfer': { acr: ['urn:mfa'] },
+  'MCP tools/call org_report': { claims: { 'org.tier': ['gold'] } },
   'MCP tools/call *': 'deny',
   'MCP resources/read': { scopes: ['files:read'] },
 };
@@ -93,6 +95,27 @@ describe('MCP keys of the access table', () => {
     expect(other.headers['www-authenticate']).toBeUndefined();
     expect(other.body.message).toBe('this route is closed to every caller');
     expect(decisions.map((decision) => decision.reason)).toEqual(['role_missing', 'route_denied']);
+  });
+
+  it('claims and step-up in MCP keys: 403 claim_mismatch without a challenge, 401 step_up_required', async () => {
+    decisions.length = 0;
+    expect((await post(call('org_report'), { org: { tier: 'gold' } })).status).toBe(200);
+    const claim = await post(call('org_report'), { org: { tier: 'silver' } });
+    expect([claim.status, claim.body.message]).toEqual([403, 'the claim org.tier does not have an accepted value']);
+    expect(claim.headers['www-authenticate']).toBeUndefined();
+    expect((await post(call('transfer'), { acr: 'urn:mfa' })).status).toBe(200);
+    const stepUp = await post(call('transfer'), { acr: 'urn:pwd' });
+    expect(stepUp.status).toBe(401);
+    expect(stepUp.headers['www-authenticate']).toBe(
+      'Bearer realm="authlayer", error="insufficient_user_authentication", error_description="a stronger or more ' +
+        `recent authentication is required", acr_values="urn:mfa", resource_metadata="${METADATA}"`,
+    );
+    expect(decisions.map(({ outcome, reason, userId }) => [outcome, reason, userId])).toEqual([
+      ['allowed', null, 'user-1'],
+      ['forbidden', 'claim_mismatch', 'user-1'],
+      ['allowed', null, 'user-1'],
+      ['refused', 'step_up_required', 'user-1'],
+    ]);
   });
 
   it('applies "MCP <method>" to every message of the method, and nothing to a method without keys', async () => {

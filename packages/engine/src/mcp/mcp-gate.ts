@@ -91,7 +91,8 @@ export function createMcpGate(
       for (const message of messages) {
         const refusal = judgeMessage(message, request, context, scope);
         if (refusal === null) continue;
-        if (flow.reportOnly && !isAuthError(refusal.error)) {
+        // report_only spares a rule's refusals (a step-up's 401 too), never a missing credential.
+        if (flow.reportOnly && (!isAuthError(refusal.error) || refusal.error.reason === 'step_up_required')) {
           scope.wouldRefuseLater(refusal.error.reason, refusal.key);
           continue;
         }
@@ -118,7 +119,7 @@ export function createMcpGate(
       if (value.modes !== null && !value.modes.includes(context.method as never)) {
         return { error: NO_CREDENTIALS, key };
       }
-      const error = ruleRefusal(value, context, request);
+      const error = ruleRefusal(value, context, request, flow.now);
       if (error !== null) return { error, key };
     }
     return null;
@@ -141,7 +142,8 @@ function refuse(
 ): Answer {
   const metadata = flow.resourceMetadata;
   if (isAuthError(error)) {
-    report(flow, scope, error, null, key);
+    // A step-up's 401 refuses a known caller (its decision names it); any other, an anonymous one.
+    report(flow, scope, error, error.reason === 'step_up_required' ? (context ?? null) : null, key);
     const challenge = metadata === undefined ? error.challenge : withResourceMetadata(error.challenge, metadata);
     return refusalAnswer(new AuthError(error.reason, challenge, error.message));
   }
@@ -173,7 +175,7 @@ function report(
     scope,
     refused ? 'refused' : 'forbidden',
     error.reason,
-    refused ? null : (context?.userId ?? null),
+    context?.userId ?? null,
     context?.method ?? flow.method,
   );
   scope.decide(flow, decision, key);
