@@ -1,9 +1,6 @@
-import { BODY_TOO_LARGE, NOT_JSON, type McpGate } from '@authlayer/engine/internal';
+import { ABORTED, BODY_TOO_LARGE, NOT_JSON, readBoundedBody, type McpGate } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
 import { refuse, scopeOf } from '../run.js';
-
-/** The client went away before the body's end. */
-const ABORTED = Symbol('aborted');
 
 /**
  * A POST to `mcp.endpoint` that the route's rule let through: its body is read (at most
@@ -15,7 +12,7 @@ export function runMcpGate(gate: McpGate, req: Request, res: Response, next: Nex
   if (req.body !== undefined) return judge(gate, req.body, req, res, next);
   const declared = Number(req.headers['content-length']);
   if (declared > gate.maxBodyBytes) return refuse(BODY_TOO_LARGE, req, res);
-  void readBody(req, gate.maxBodyBytes).then((body) => {
+  void readBoundedBody(req, gate.maxBodyBytes).then((body) => {
     // The client went away mid-body: nobody is left to answer.
     if (body === ABORTED) return;
     if (body === null) return refuse(BODY_TOO_LARGE, req, res);
@@ -40,41 +37,4 @@ function judge(gate: McpGate, body: unknown, req: Request, res: Response, next: 
   }
   if (verdict.pass) return next();
   refuse(verdict.answer, req, res);
-}
-
-/** The body, or `null` once it grows past `limit` (then it is read no further), or `ABORTED`. */
-function readBody(req: Request, limit: number): Promise<Buffer | null | typeof ABORTED> {
-  if (req.destroyed) return Promise.resolve(ABORTED);
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        req.pause();
-        return resolve(null);
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks, size));
-    };
-    // An error, or a close before the end: the client hung up.
-    const onGone = () => {
-      cleanup();
-      resolve(ABORTED);
-    };
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onGone);
-      req.off('close', onGone);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onGone);
-    req.on('close', onGone);
-  });
 }
