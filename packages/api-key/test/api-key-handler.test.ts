@@ -339,6 +339,7 @@ describe('createApiKeyHandler: the expected key stays hidden', () => {
       'authenticate',
       'authenticateNow',
       'clientOf',
+      'credentialExpiry',
       'credentialHeaders',
       'describe',
       'limitsOf',

@@ -12,7 +12,10 @@ const require = createRequire(import.meta.url);
 const SCHEMA_PATH = join(REPO_ROOT, 'packages', 'core', 'dist', 'config.schema.json');
 const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
 // Formats (jwks_url's uri) are an editor's concern; ajv would need ajv-formats for them.
-const validate = new Ajv({ strict: true, allErrors: true, validateFormats: false }).compile(schema);
+// A claim's values may be strings, numbers or booleans: a union type, which draft-07 allows.
+const validate = new Ajv({ strict: true, allowUnionTypes: true, allErrors: true, validateFormats: false }).compile(
+  schema,
+);
 
 const SERVICE_DIR = join(REPO_ROOT, 'apps', 'service');
 const EXAMPLES = [
