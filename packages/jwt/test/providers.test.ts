@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { redactUrl, type AuthHandler } from '@authlayer/core';
+import { createAuthContext, redactUrl, type AuthHandler } from '@authlayer/core';
 import {
   createCaptureLogger,
   createSigningKey,
@@ -94,6 +94,20 @@ describe('providers: several issuers', () => {
     await expect(expiry(fromS)).resolves.toEqual({
       expiresAt: NOW + 300,
       refusedFrom: (NOW + 300 + 60) * 1000,
+      reason: 'token_expired',
+    });
+  });
+
+  it("ends a context of no configured issuer at auth.jwt's own leeway", () => {
+    const stray = createAuthContext({
+      method: 'jwt',
+      userId: 'x',
+      issuer: 'https://nobody.example',
+      claims: { exp: NOW },
+    });
+    expect(handler.credentialExpiry?.(stray, { headers: {} })).toEqual({
+      expiresAt: NOW,
+      refusedFrom: (NOW + 30) * 1000,
       reason: 'token_expired',
     });
   });
