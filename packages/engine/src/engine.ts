@@ -128,7 +128,16 @@ export async function createEngine(config: AuthConfig | object, options: EngineS
     });
   const given = prepare(config);
   const first = await build(given);
-  let holds: Holds | null = null;
+  const revocations = connections.revocationFlow?.store;
+  // Asks the swap for the serving generation only when a request is held, after both exist.
+  const held = new Holds({
+    now,
+    logger,
+    onDecision: options.onDecision,
+    current: () => swap.current(),
+    isRevoked: (context) => revocations?.isRevoked(context) ?? false,
+  });
+  revocations?.onChange(() => held.revoked());
   const swap = createSwap(first, configSourceOf(given), {
     connections,
     prepare,
@@ -136,18 +145,8 @@ export async function createEngine(config: AuthConfig | object, options: EngineS
     logger,
     now,
     options,
-    swapped: (next) => holds?.rejudge(next),
+    swapped: (next) => held.rejudge(next),
   });
-  const revocations = connections.revocationFlow?.store;
-  holds = new Holds({
-    now,
-    logger,
-    onDecision: options.onDecision,
-    current: swap.current,
-    isRevoked: (context) => revocations?.isRevoked(context) ?? false,
-  });
-  const held = holds;
-  revocations?.onChange(() => held.revoked());
   const revocation = revocationApi(connections.revocationFlow);
   return {
     current: swap.current,

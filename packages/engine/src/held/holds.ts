@@ -1,4 +1,4 @@
-import type { AuthContext, AuthRequest, Logger } from '@authlayer/core';
+import { createAuthContext, type AuthContext, type AuthRequest, type Logger } from '@authlayer/core';
 import type { Plan } from '../access/access-table.js';
 import { authorizeByPlan } from '../access/access-plan.js';
 import type { DecisionListener } from '../decision.js';
@@ -47,16 +47,7 @@ export interface HoldsDeps {
 }
 
 // No caller: a `public` route's request, held only until a reload makes the route ask for one.
-const NOBODY: AuthContext = Object.freeze({
-  method: 'none',
-  userId: null,
-  email: null,
-  name: null,
-  roles: [],
-  permissions: [],
-  scopes: [],
-  tenantId: null,
-});
+const NOBODY = createAuthContext({ method: 'none' });
 
 /**
  * The requests whose answer outlives them (WebSocket upgrades, server-sent events, MCP streams),
