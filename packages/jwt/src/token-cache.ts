@@ -43,6 +43,8 @@ export interface TokenCache<V> {
 interface Entry<V> extends TokenTimes {
   readonly value: V;
   readonly verifiedAtMs: number;
+  /** The count of insertions when it was last put at the end of the order. */
+  at: number;
 }
 
 /**
@@ -59,10 +61,11 @@ interface Entry<V> extends TokenTimes {
 export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOptions = {}): TokenCache<V> {
   const maxEntries = bound(options.maxEntries, TOKEN_CACHE_DEFAULTS.maxEntries, 'maxEntries');
   const maxAgeMs = bound(options.maxAgeMs, TOKEN_CACHE_DEFAULTS.maxAgeMs, 'maxAgeMs');
-  // A Map iterates in insertion order: re-inserting on a hit makes its first key the least recently used.
+  // A Map iterates in insertion order: its first key is the one least recently put at the end.
   const entries = new Map<string, Entry<V>>();
   const seenBefore = createDoorkeeper(Math.max(1, maxEntries));
   let chars = 0;
+  let insertions = 0;
   const drop = (token: string): void => {
     entries.delete(token);
     chars -= token.length;
@@ -76,19 +79,25 @@ export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOp
         Math.abs(nowMs) <= MAX_DATE_MS &&
         nowMs - entry.verifiedAtMs < maxAgeMs &&
         timeFailure(entry, Math.floor(nowMs / 1000), leewaySeconds) === null;
-      entries.delete(token);
       if (!fresh) {
-        chars -= token.length;
+        drop(token);
         return undefined;
       }
-      entries.set(token, entry);
+      // Moved to the end only when it has aged past half the cache: an entry is dropped once
+      // maxEntries others came after it, so one hit in the last half is never dropped, and a token
+      // reused on every request costs no Map delete and insert per hit.
+      if (insertions - entry.at >= maxEntries / 2) {
+        entries.delete(token);
+        entry.at = ++insertions;
+        entries.set(token, entry);
+      }
       return entry.value;
     },
     set(token, value, times, nowMs) {
       if (maxEntries === 0 || token.length > TOKEN_CACHE_DEFAULTS.maxTokenChars) return;
       if (entries.has(token)) drop(token);
       else if (!seenBefore(token)) return;
-      entries.set(token, { value, exp: times.exp, nbf: times.nbf, iat: times.iat, verifiedAtMs: nowMs });
+      entries.set(token, { value, exp: times.exp, nbf: times.nbf, iat: times.iat, verifiedAtMs: nowMs, at: ++insertions });
       chars += token.length;
       for (const oldest of entries.keys()) {
         if (entries.size <= maxEntries && chars <= TOKEN_CACHE_DEFAULTS.maxTokenChars) break;

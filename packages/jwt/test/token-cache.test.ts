@@ -74,6 +74,18 @@ describe('createTokenCache', () => {
     expect([cache.size, cache.get('c', at(NOW))]).toEqual([2, 'C2']);
   });
 
+  it('keeps a token used within the last maxEntries verifications, and drops one that was not', () => {
+    const cache = createTokenCache<string>(0, { maxEntries: 8 });
+    remember(cache, 'kept', 'K', times(NOW + 60), at(NOW));
+    remember(cache, 'idle', 'I', times(NOW + 60), at(NOW));
+    for (let i = 0; i < 100; i += 1) {
+      remember(cache, `other-${i}`, 'O', times(NOW + 60), at(NOW));
+      // A hit every fifth token: moved to the end only once it has aged past half the cache.
+      if (i % 5 === 4) expect(cache.get('kept', at(NOW))).toBe('K');
+    }
+    expect([cache.get('kept', at(NOW)), cache.get('idle', at(NOW)), cache.size]).toEqual(['K', undefined, 8]);
+  });
+
   it('stays bounded under a flood of distinct tokens, in count and in characters', () => {
     const cache = createTokenCache<number>(0);
     for (let i = 0; i < 10_000; i += 1) remember(cache, `token-${i}`, i, times(NOW + 60), at(NOW));

@@ -10,7 +10,18 @@ export interface LimitState {
   readonly remaining: number;
   /** Seconds until the window ends and the count starts again. */
   readonly resetSeconds: number;
+  /** Its member of `RateLimit-Policy`, when made once for the limit instead of per request. */
+  readonly policy?: string;
 }
+
+/** A limit's member of `RateLimit-Policy`. */
+export const policyMember = (name: string, limit: number, windowSeconds: number): string =>
+  `"${name}";q=${limit};w=${windowSeconds}`;
+
+const stateMember = ({ name, remaining, resetSeconds }: LimitState): string =>
+  `"${name}";r=${remaining};t=${resetSeconds}`;
+const policyOf = (state: LimitState): string =>
+  state.policy ?? policyMember(state.name, state.limit, state.windowSeconds);
 
 /**
  * The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers-08, the form express-rate-limit
@@ -21,8 +32,7 @@ export interface LimitState {
  * // RateLimit: "minute";r=1199;t=42, "day";r=99871;t=38127
  */
 export function rateLimitHeaders(states: readonly LimitState[]): { policy: string; state: string } {
-  return {
-    policy: states.map(({ name, limit, windowSeconds }) => `"${name}";q=${limit};w=${windowSeconds}`).join(', '),
-    state: states.map(({ name, remaining, resetSeconds }) => `"${name}";r=${remaining};t=${resetSeconds}`).join(', '),
-  };
+  // One limit (a minute, no quota) is what nearly every request has: no arrays to join.
+  if (states.length === 1) return { policy: policyOf(states[0]!), state: stateMember(states[0]!) };
+  return { policy: states.map(policyOf).join(', '), state: states.map(stateMember).join(', ') };
 }

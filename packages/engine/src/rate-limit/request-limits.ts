@@ -1,6 +1,6 @@
 import type { ClientLimits, MaybePromise } from '@authlayer/core';
 import { isPromiseLike } from '@authlayer/core/internal';
-import type { LimitState } from './headers.js';
+import { policyMember, type LimitState } from './headers.js';
 import { after, type Limiter, type Taken } from './limiter.js';
 import { periodOf } from './period.js';
 import type { RequestVerdict } from './verdicts.js';
@@ -26,15 +26,24 @@ export function createRequestLimits(
   now: () => number,
   storeFailed: () => void,
 ): (identity: string, client: ClientLimits | undefined) => MaybePromise<RequestVerdict> {
-  const limiters = new Map<string, Limiter>();
+  // By kind, then points: no key string is made per request.
+  const limiters = new Map<string, Map<number, Limiter>>();
   const limiterOf = (points: number, kind: string, duration: number) => {
-    const prefix = `authlayer:${kind}:${points}`;
-    let made = limiters.get(prefix);
+    let ofKind = limiters.get(kind);
+    if (ofKind === undefined) limiters.set(kind, (ofKind = new Map()));
+    let made = ofKind.get(points);
     if (made === undefined) {
-      made = make(points, prefix, duration);
-      limiters.set(prefix, made);
+      made = make(points, `authlayer:${kind}:${points}`, duration);
+      ofKind.set(points, made);
     }
     return made;
+  };
+  // The minute limits' policy members, made once per limit.
+  const minutePolicies = new Map<number, string>();
+  const minutePolicy = (points: number) => {
+    let policy = minutePolicies.get(points);
+    if (policy === undefined) minutePolicies.set(points, (policy = policyMember('minute', points, MINUTE)));
+    return policy;
   };
   return (identity, client) => {
     const perMinute = client?.requestsPerMinute ?? common;
@@ -57,7 +66,7 @@ export function createRequestLimits(
     if (perMinute === null) return counted();
     return after(consume(limiterOf(perMinute, 'requests', MINUTE), identity, {}, storeFailed), (result) => {
       if (result === null) return counted();
-      states.push(stateOf('minute', perMinute, MINUTE, result));
+      states.push(stateOf('minute', perMinute, MINUTE, result, minutePolicy(perMinute)));
       // Over the minute limit: no quota is used up.
       return result.over ? { wait: Math.max(result.msBeforeNext, 0), states } : counted();
     });
@@ -83,11 +92,12 @@ function consume(
   }
 }
 
-function stateOf(name: string, limit: number, windowSeconds: number, result: Taken): LimitState {
+function stateOf(name: string, limit: number, windowSeconds: number, result: Taken, policy?: string): LimitState {
   return {
     name,
     limit,
     windowSeconds,
+    policy,
     remaining: result.remaining,
     resetSeconds: Math.max(1, Math.ceil(Math.max(result.msBeforeNext, 0) / 1000)),
   };

@@ -1,0 +1,35 @@
+import { describe, expect, it } from '@jest/globals';
+import { clientAddress, normaliseAddress } from '../src/rate-limit/client-address.js';
+
+const peer = (remoteAddress: string, forwarded?: string) => ({
+  headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded },
+  socket: { remoteAddress },
+});
+
+describe('clientAddress', () => {
+  it.each([
+    ['127.0.0.1', '127.0.0.1'],
+    ['::ffff:10.0.0.7', '10.0.0.7'],
+    ['10.0.0.7:5555', '10.0.0.7'],
+    ['[2001:db8:1:2:3:4:5:6]:443', '2001:db8:1:2::/64'],
+    ['2001:DB8:0001:0002::9', '2001:db8:1:2::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['not an address', null],
+  ])('normalises %s as %s, the same on every call', (raw, expected) => {
+    // The second and third answers come from the memo: they must equal the first.
+    expect([normaliseAddress(raw), normaliseAddress(raw), normaliseAddress(raw)]).toEqual([expected, expected, expected]);
+  });
+
+  it('answers every address right after the memo filled up and was emptied', () => {
+    const addresses = Array.from({ length: 3000 }, (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    for (const address of addresses) expect(normaliseAddress(address)).toBe(address);
+    for (const address of addresses) expect(normaliseAddress(`::ffff:${address}`)).toBe(address);
+    expect(normaliseAddress('999.1.1.1')).toBeNull();
+  });
+
+  it('reads the entry the trusted proxy wrote, not one the client chose', () => {
+    expect(clientAddress(peer('10.0.0.1', '203.0.113.9, 198.51.100.7'), 1)).toBe('198.51.100.7');
+    expect(clientAddress(peer('10.0.0.1', '203.0.113.9, 198.51.100.7'), false)).toBe('10.0.0.1');
+    expect(clientAddress(peer('10.0.0.1', 'garbage'), 1)).toBe('10.0.0.1');
+  });
+});
