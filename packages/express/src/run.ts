@@ -13,27 +13,29 @@ import { sendError } from './error-handler.js';
 import { sendContinueIfAwaited } from './expect-continue.js';
 import { requestIdOf } from './request-id.js';
 
-// The Express glue around the engine: a request's scope lives on the request under a symbol, an
-// outcome becomes `req.auth` and next(), or the answer written on `res`.
+// The Express glue around the engine: a request's scope is kept beside the request, an outcome
+// becomes `req.auth` and next(), or the answer written on `res`.
 
-const SCOPE = Symbol('authlayer.scope');
-
-type Scoped = IncomingMessage & { [SCOPE]?: RequestScope };
+// A WeakMap, not a property of the request: Express gives every request a new prototype, and each
+// property added to it after that makes V8 build a new hidden class (about 3-5 µs a property, the
+// cost of a whole API key check; docs/design/performance.md). The map's entry goes with the request.
+const scopes = new WeakMap<IncomingMessage, RequestScope>();
 
 /** The request's scope, made on first use (one per request, whichever middleware comes first). */
 export function scopeOf(req: Request, res: Response): RequestScope {
-  const scoped = req as Scoped;
-  return (scoped[SCOPE] ??= new RequestScope(() => requestIdOf(res)));
+  let scope = scopes.get(req);
+  if (scope === undefined) scopes.set(req, (scope = new RequestScope(() => requestIdOf(res))));
+  return scope;
 }
 
 /** The request's scope when an authlayer middleware ran before, else undefined. */
 export function existingScopeOf(req: IncomingMessage): RequestScope | undefined {
-  return (req as Scoped)[SCOPE];
+  return scopes.get(req);
 }
 
 /** Keeps `scope` with a request that is no Express request (an upgrade), for `auth.hold`. */
 export function holdScope(req: IncomingMessage, scope: RequestScope): void {
-  (req as Scoped)[SCOPE] = scope;
+  scopes.set(req, scope);
 }
 
 /**
