@@ -254,6 +254,7 @@ function report(
   method: AuthMethod = flow.method,
   route?: string,
 ): void {
+  if (outcome === 'allowed' && scope.allowedUnheard(flow)) return;
   scope.decide(flow, decisionOf(scope, outcome, reason, userId, method), route);
 }
 

@@ -75,9 +75,23 @@ export class RequestScope {
       this.span = undefined;
       return report(to, decision, span, route, undefined);
     }
-    if (to.onDecision !== undefined || span !== undefined || to.logRefusals === true) {
-      this.held = { to, decision, route, at: Date.now() };
-    }
+    if (this.heard(to)) this.held = { to, decision, route, at: Date.now() };
+  }
+
+  /**
+   * An `allowed` decision that nobody would hear of (no `onDecision`, no span, no `report_only`
+   * warnings) is not built at all: the request is marked decided and `true` returned. What
+   * `decide` would have held is dropped there too; this spares the record per request.
+   */
+  allowedUnheard(to: ReportTo): boolean {
+    if (this.heard(to)) return false;
+    this.done = true;
+    return true;
+  }
+
+  /** Someone hears of a decision that goes on: a listener, a span, or `report_only`'s warnings. */
+  private heard(to: ReportTo): boolean {
+    return to.onDecision !== undefined || this.span !== undefined || to.logRefusals === true;
   }
 
   /** True while a decision waits for the answer: the adapter then calls `answered` when it starts. */

@@ -1,0 +1,160 @@
+// Instructions per request, counted by valgrind's callgrind: a measure that does not move with this
+// VM's speed (its CPU time per request moves by up to 1.7x within seconds; an instruction count
+// repeats within about 0.5 %). Each contender's own server (server.mjs, the app the HTTP bench
+// loads) runs under callgrind with `--single-threaded` (the compiler and the garbage collector on
+// the main thread, so their work is counted too). WARM requests run uninstrumented, 200 more
+// instrumented, then a full collection (each window starts from the same clean heap), the counters
+// zeroed, and COUNT requests counted, with the young-generation collections they cause. The load
+// is 10 keep-alive connections from node:http, the body and headers of the HTTP bench.
+//
+//   pnpm --filter @authlayer/bench instructions <contender id> ...   (valgrind on the PATH)
+//   WORKLOADS=one,pool WARM=5000 COUNT=3000 (the defaults); KEEP=dir keeps each callgrind file
+//
+// Not the HTTP bench's measure: an instruction is not a nanosecond (a signature's big-number
+// arithmetic retires more instructions per cycle than a property lookup that misses a cache), so
+// compare contenders doing the same kind of work, as the goals do (a middleware with its peer).
+import { spawn, execFileSync } from 'node:child_process';
+import { request, Agent } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { startRedis } from '@authlayer/testkit';
+import { bareOf, contenderById, ENV } from './contenders.mjs';
+import { loadMaterial } from './material.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const WARM = Number(process.env.WARM ?? 5000);
+const COUNT = Number(process.env.COUNT ?? 3000);
+const WORKLOADS = (process.env.WORKLOADS ?? 'one,pool').split(',');
+const CONNECTIONS = 10;
+const BODY = JSON.stringify({ query: 'What is the capital of France?' });
+let asked = 0;
+
+const ids = process.argv.slice(2);
+const unknown = ids.filter((id) => contenderById(id) === undefined);
+if (unknown.length > 0) throw new Error(`unknown contender(s): ${unknown.join(', ')}`);
+const material = await loadMaterial(2_000);
+const redis = ids.some((id) => contenderById(id).needsRedis) ? await startRedis() : null;
+const env = {
+  ...process.env,
+  [ENV.RS256]: material.keys.RS256.publicPem,
+  [ENV.ES256]: material.keys.ES256.publicPem,
+  [ENV.HS256]: material.keys.HS256.secret,
+  [ENV.apiKey]: material.keys.apiKey,
+  [ENV.checksummedApiKey]: material.keys.checksummedApiKey,
+  [ENV.apiKeysFile]: material.files.apiKeys,
+  ...(redis === null ? {} : { [ENV.redisUrl]: redis.url }),
+};
+
+console.log(`| contender | workload | instructions per request | ×bare of its framework |`);
+console.log(`|---|---|--:|--:|`);
+const counted = new Map();
+try {
+  for (const id of ids) {
+    const contender = contenderById(id);
+    for (const workload of contender.workloads.filter((w) => WORKLOADS.includes(w))) {
+      const perRequest = await count(contender, workload);
+      counted.set(`${id}/${workload}`, perRequest);
+      const bare = counted.get(`${bareOf(contender.framework).id}/${workload}`);
+      const ratio = bare === undefined ? '' : (bare / perRequest).toFixed(3);
+      console.log(`| ${id} | ${workload} | ${Math.round(perRequest)} | ${ratio} |`);
+    }
+  }
+} finally {
+  await redis?.stop();
+}
+
+async function count(contender, workload) {
+  const dir = mkdtempSync(join(tmpdir(), 'authlayer-callgrind-'));
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      `--callgrind-out-file=${dir}/out.%p`,
+      '--instr-atstart=no',
+      '--smc-check=all-non-file',
+      process.execPath,
+      '--single-threaded',
+      '--expose-gc',
+      join(HERE, 'server.mjs'),
+    ],
+    { env: { ...env, BENCH_CONTENDER: contender.id }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
+  );
+  try {
+    const port = await new Promise((resolve, reject) => {
+      child.on('message', (m) => m?.type === 'ready' && resolve(m.port));
+      child.once('exit', (code) => reject(new Error(`${contender.id} exited with ${code}`)));
+    });
+    const values = credentials(contender, workload);
+    const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+    const control = (...args) => execFileSync('callgrind_control', [...args, String(child.pid)], { stdio: 'ignore' });
+    await send(port, agent, contender, values, WARM);
+    control('--instr=on');
+    await send(port, agent, contender, values, 200);
+    await collect(child);
+    control('--zero');
+    await send(port, agent, contender, values, COUNT);
+    control('--dump');
+    agent.destroy();
+    // The dump is written when the server next runs.
+    const dumped = () => readdirSync(dir).find((f) => /\.\d+\.\d+$/.test(f));
+    while (dumped() === undefined) await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const text = readFileSync(join(dir, dumped()), 'utf8');
+    // KEEP=dir: the callgrind file too, for callgrind_annotate.
+    if (process.env.KEEP) execFileSync('cp', [join(dir, dumped()), join(process.env.KEEP, `${contender.id}.${workload}.callgrind`)]);
+    const total = /^summary: (\d+)/m.exec(text) ?? /^totals: (\d+)/m.exec(text);
+    return Number(total[1]) / COUNT;
+  } finally {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A full collection in the server (it answers once done). */
+function collect(child) {
+  const id = ++asked;
+  return new Promise((resolve) => {
+    const onMessage = (m) => {
+      if (m?.type !== 'usage' || m.id !== id) return;
+      child.off('message', onMessage);
+      resolve();
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'usage', id, gc: true });
+  });
+}
+
+/** What the HTTP bench sends this contender in this workload. */
+function credentials(contender, workload) {
+  if (contender.apiKeys === 'one') return [material.keys.apiKey];
+  const alg = contender.alg ?? 'RS256';
+  return workload === 'one' ? [material.tokens[alg].one] : material.tokens[alg].pool;
+}
+
+/** `n` requests over the keep-alive connections; each must be answered 200. */
+async function send(port, agent, contender, values, n) {
+  let next = 0;
+  let sent = 0;
+  const bearer = contender.header === 'authorization';
+  const one = () =>
+    new Promise((resolve, reject) => {
+      const value = values[next];
+      next = (next + 1) % values.length;
+      const headers = { 'content-type': 'application/json', [contender.header]: bearer ? `Bearer ${value}` : value };
+      const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/invoke', agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${contender.id}: ${res.statusCode}`))));
+      });
+      req.on('error', reject);
+      req.end(BODY);
+    });
+  const worker = async () => {
+    while (sent < n) {
+      sent += 1;
+      await one();
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+}
