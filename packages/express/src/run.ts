@@ -13,29 +13,27 @@ import { sendError } from './error-handler.js';
 import { sendContinueIfAwaited } from './expect-continue.js';
 import { requestIdOf } from './request-id.js';
 
-// The Express glue around the engine: a request's scope is kept beside the request, an outcome
-// becomes `req.auth` and next(), or the answer written on `res`.
+// The Express glue around the engine: a request's scope lives on the request under a symbol, an
+// outcome becomes `req.auth` and next(), or the answer written on `res`.
 
-// A WeakMap, not a property of the request: Express gives every request a new prototype, and each
-// property added to it after that makes V8 build a new hidden class (about 3-5 µs a property, the
-// cost of a whole API key check; docs/design/performance.md). The map's entry goes with the request.
-const scopes = new WeakMap<IncomingMessage, RequestScope>();
+const SCOPE = Symbol('authlayer.scope');
+
+type Scoped = IncomingMessage & { [SCOPE]?: RequestScope };
 
 /** The request's scope, made on first use (one per request, whichever middleware comes first). */
 export function scopeOf(req: Request, res: Response): RequestScope {
-  let scope = scopes.get(req);
-  if (scope === undefined) scopes.set(req, (scope = new RequestScope(() => requestIdOf(res))));
-  return scope;
+  const scoped = req as Scoped;
+  return (scoped[SCOPE] ??= new RequestScope(() => requestIdOf(res)));
 }
 
 /** The request's scope when an authlayer middleware ran before, else undefined. */
 export function existingScopeOf(req: IncomingMessage): RequestScope | undefined {
-  return scopes.get(req);
+  return (req as Scoped)[SCOPE];
 }
 
 /** Keeps `scope` with a request that is no Express request (an upgrade), for `auth.hold`. */
 export function holdScope(req: IncomingMessage, scope: RequestScope): void {
-  scopes.set(req, scope);
+  (req as Scoped)[SCOPE] = scope;
 }
 
 /**
