@@ -103,7 +103,8 @@ async function count(contender, workload) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const text = readFileSync(join(dir, dumped()), 'utf8');
     // KEEP=dir: the callgrind file too, for callgrind_annotate.
-    if (process.env.KEEP) execFileSync('cp', [join(dir, dumped()), join(process.env.KEEP, `${contender.id}.${workload}.callgrind`)]);
+    if (process.env.KEEP)
+      execFileSync('cp', [join(dir, dumped()), join(process.env.KEEP, `${contender.id}.${workload}.callgrind`)]);
     const total = /^summary: (\d+)/m.exec(text) ?? /^totals: (\d+)/m.exec(text);
     return Number(total[1]) / COUNT;
   } finally {
@@ -145,7 +146,9 @@ async function send(port, agent, contender, values, n) {
       const headers = { 'content-type': 'application/json', [contender.header]: bearer ? `Bearer ${value}` : value };
       const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/invoke', agent, headers }, (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${contender.id}: ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`${contender.id}: ${res.statusCode}`)),
+        );
       });
       req.on('error', reject);
       req.end(BODY);

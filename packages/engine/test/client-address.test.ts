@@ -17,7 +17,11 @@ describe('clientAddress', () => {
     ['not an address', null],
   ])('normalises %s as %s, the same on every call', (raw, expected) => {
     // The second and third answers come from the memo: they must equal the first.
-    expect([normaliseAddress(raw), normaliseAddress(raw), normaliseAddress(raw)]).toEqual([expected, expected, expected]);
+    expect([normaliseAddress(raw), normaliseAddress(raw), normaliseAddress(raw)]).toEqual([
+      expected,
+      expected,
+      expected,
+    ]);
   });
 
   it('answers every address right after the memo filled up and was emptied', () => {

@@ -97,7 +97,14 @@ export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOp
       if (maxEntries === 0 || token.length > TOKEN_CACHE_DEFAULTS.maxTokenChars) return;
       if (entries.has(token)) drop(token);
       else if (!seenBefore(token)) return;
-      entries.set(token, { value, exp: times.exp, nbf: times.nbf, iat: times.iat, verifiedAtMs: nowMs, at: ++insertions });
+      entries.set(token, {
+        value,
+        exp: times.exp,
+        nbf: times.nbf,
+        iat: times.iat,
+        verifiedAtMs: nowMs,
+        at: ++insertions,
+      });
       chars += token.length;
       for (const oldest of entries.keys()) {
         if (entries.size <= maxEntries && chars <= TOKEN_CACHE_DEFAULTS.maxTokenChars) break;
