@@ -16,6 +16,16 @@ export const ENV = {
   redisUrl: 'BENCH_REDIS_URL',
 };
 
+/** The key material every server is handed, by its ENV variable (from `loadMaterial`). */
+export const materialEnv = (material) => ({
+  [ENV.RS256]: material.keys.RS256.publicPem,
+  [ENV.ES256]: material.keys.ES256.publicPem,
+  [ENV.HS256]: material.keys.HS256.secret,
+  [ENV.apiKey]: material.keys.apiKey,
+  [ENV.checksummedApiKey]: material.keys.checksummedApiKey,
+  [ENV.apiKeysFile]: material.files.apiKeys,
+});
+
 const both = ['one', 'pool'];
 
 /**

@@ -5,7 +5,8 @@
 // the main thread, so their work is counted too). WARM requests run uninstrumented, 200 more
 // instrumented, then a full collection (each window starts from the same clean heap), the counters
 // zeroed, and COUNT requests counted, with the young-generation collections they cause. The load
-// is 10 keep-alive connections from node:http, the body and headers of the HTTP bench.
+// is 10 keep-alive connections from node:http, with the HTTP bench's headers and a JSON body of
+// the same shape (a longer `query`).
 //
 //   pnpm --filter @authlayer/bench instructions <contender id> ...   (valgrind on the PATH)
 //   WORKLOADS=one,pool WARM=5000 COUNT=3000 (the defaults); KEEP=dir keeps each callgrind file
@@ -20,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { startRedis } from '@authlayer/testkit';
-import { bareOf, contenderById, ENV } from './contenders.mjs';
+import { bareOf, contenderById, ENV, materialEnv } from './contenders.mjs';
 import { loadMaterial } from './material.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -38,12 +39,7 @@ const material = await loadMaterial(2_000);
 const redis = ids.some((id) => contenderById(id).needsRedis) ? await startRedis() : null;
 const env = {
   ...process.env,
-  [ENV.RS256]: material.keys.RS256.publicPem,
-  [ENV.ES256]: material.keys.ES256.publicPem,
-  [ENV.HS256]: material.keys.HS256.secret,
-  [ENV.apiKey]: material.keys.apiKey,
-  [ENV.checksummedApiKey]: material.keys.checksummedApiKey,
-  [ENV.apiKeysFile]: material.files.apiKeys,
+  ...materialEnv(material),
   ...(redis === null ? {} : { [ENV.redisUrl]: redis.url }),
 };
 

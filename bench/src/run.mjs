@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SKIPPED_LINE, authlayerJwtAvailable } from './authlayer-jwt.mjs';
 import { checkPinning, spawnNode, waitFor, stopChild } from './children.mjs';
-import { CONTENDERS, ENV, bareOf, isBare } from './contenders.mjs';
+import { CONTENDERS, ENV, bareOf, isBare, materialEnv } from './contenders.mjs';
 import { INTROSPECTION_CLIENT, startIntrospectionServer } from './introspection-server.mjs';
 import { startJwksServer } from './jwks-server.mjs';
 import { loadMaterial, publicJwks } from './material.mjs';
@@ -64,12 +64,7 @@ const introspection = await startIntrospectionServer(material.tokens.OPAQUE);
 const redis = contenders.some((c) => c.needsRedis) ? await startRedis() : null;
 const serverEnv = {
   ...process.env,
-  [ENV.RS256]: material.keys.RS256.publicPem,
-  [ENV.ES256]: material.keys.ES256.publicPem,
-  [ENV.HS256]: material.keys.HS256.secret,
-  [ENV.apiKey]: material.keys.apiKey,
-  [ENV.checksummedApiKey]: material.keys.checksummedApiKey,
-  [ENV.apiKeysFile]: material.files.apiKeys,
+  ...materialEnv(material),
   [ENV.jwksUrl]: jwks.url,
   [ENV.introspectionUrl]: introspection.url,
   [ENV.introspectionSecret]: INTROSPECTION_CLIENT.secret,
