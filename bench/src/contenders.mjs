@@ -250,14 +250,21 @@ const webCryptoLimit = (alg) => ({
   },
 });
 
-/** fast-jwt 6 with its verified-token cache, in the hand-written middleware a user would write. */
-const fastJwt = (alg) => ({
-  id: `fast-jwt-${alg.toLowerCase()}`,
-  family: 'fast-jwt 6, cache: true (hand-written)',
-  label: 'fast-jwt 6 createVerifier, cache: true',
+/**
+ * fast-jwt 6 with its verified-token cache, in the hand-written middleware a user would write.
+ * `withAuthlayer`: a diagnostic twin that also builds authlayer's JWT middleware for the same
+ * algorithm and keeps it, never called: fast-jwt's request work on authlayer's heap (its modules,
+ * config schema and engine loaded), to tell what authlayer's requests cost from what its heap does.
+ */
+const fastJwt = (alg, withAuthlayer = false) => ({
+  id: `fast-jwt-${alg.toLowerCase()}${withAuthlayer ? '-authlayer-loaded' : ''}`,
+  family: withAuthlayer ? 'diagnostic: fast-jwt with authlayer loaded' : 'fast-jwt 6, cache: true (hand-written)',
+  label: `fast-jwt 6 createVerifier, cache: true${withAuthlayer ? "; authlayer's JWT middleware built beside it, unused" : ''}`,
   alg,
   workloads: both,
+  needsAuthlayerJwt: withAuthlayer,
   async build(env) {
+    if (withAuthlayer) keptAside.push(await authlayerJwt(alg, alg === 'HS256' ? 'secret' : 'pem').build(env));
     const { createVerifier } = await import('fast-jwt');
     const verify = createVerifier({
       key: alg === 'HS256' ? env[ENV.HS256] : env[ENV[alg]],
@@ -278,6 +285,9 @@ const fastJwt = (alg) => ({
     };
   },
 });
+
+/** What a diagnostic contender builds and keeps without using it (so that it stays on the heap). */
+const keptAside = [];
 
 /** The physical limit with the signature on libuv's pool: does leaving the main thread pay? */
 const physicalLimitAsync = (alg) => ({
@@ -620,6 +630,8 @@ export const CONTENDERS = [
   fastJwt('RS256'),
   fastJwt('ES256'),
   fastJwt('HS256'),
+  fastJwt('RS256', true),
+  fastJwt('HS256', true),
   joseReference('RS256'),
   joseReference('ES256'),
   joseReference('HS256'),
