@@ -15,7 +15,7 @@
 // arithmetic retires more instructions per cycle than a property lookup that misses a cache), so
 // compare contenders doing the same kind of work, as the goals do (a middleware with its peer).
 import { spawn, execFileSync } from 'node:child_process';
-import { request, Agent } from 'node:http';
+import { Agent } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -23,14 +23,13 @@ import { tmpdir } from 'node:os';
 import { startRedis } from '@authlayer/testkit';
 import { bareOf, contenderById, ENV, materialEnv } from './contenders.mjs';
 import { loadMaterial } from './material.mjs';
+import { collect, credentials, listening, send } from './requests.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WARM = Number(process.env.WARM ?? 5000);
 const COUNT = Number(process.env.COUNT ?? 3000);
 const WORKLOADS = (process.env.WORKLOADS ?? 'one,pool').split(',');
 const CONNECTIONS = 10;
-const BODY = JSON.stringify({ query: 'What is the capital of France?' });
-let asked = 0;
 
 const ids = process.argv.slice(2);
 const unknown = ids.filter((id) => contenderById(id) === undefined);
@@ -78,19 +77,17 @@ async function count(contender, workload) {
     { env: { ...env, BENCH_CONTENDER: contender.id }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
   );
   try {
-    const port = await new Promise((resolve, reject) => {
-      child.on('message', (m) => m?.type === 'ready' && resolve(m.port));
-      child.once('exit', (code) => reject(new Error(`${contender.id} exited with ${code}`)));
-    });
-    const values = credentials(contender, workload);
+    const port = await listening(child, contender.id);
+    const values = credentials(material, contender, workload);
     const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
     const control = (...args) => execFileSync('callgrind_control', [...args, String(child.pid)], { stdio: 'ignore' });
-    await send(port, agent, contender, values, WARM);
+    const load = (n) => send({ port, agent, contender, values, n, connections: CONNECTIONS });
+    await load(WARM);
     control('--instr=on');
-    await send(port, agent, contender, values, 200);
+    await load(200);
     await collect(child);
     control('--zero');
-    await send(port, agent, contender, values, COUNT);
+    await load(COUNT);
     control('--dump');
     agent.destroy();
     // The dump is written when the server next runs.
@@ -107,56 +104,4 @@ async function count(contender, workload) {
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** A full collection in the server (it answers once done). */
-function collect(child) {
-  const id = ++asked;
-  return new Promise((resolve) => {
-    const onMessage = (m) => {
-      if (m?.type !== 'usage' || m.id !== id) return;
-      child.off('message', onMessage);
-      resolve();
-    };
-    child.on('message', onMessage);
-    child.send({ type: 'usage', id, gc: true });
-  });
-}
-
-/** What the HTTP bench sends this contender in this workload. */
-function credentials(contender, workload) {
-  if (contender.apiKeys === 'one') return [material.keys.apiKey];
-  const alg = contender.alg ?? 'RS256';
-  return workload === 'one' ? [material.tokens[alg].one] : material.tokens[alg].pool;
-}
-
-/** `n` requests over the keep-alive connections; each must be answered 200. */
-async function send(port, agent, contender, values, n) {
-  let next = 0;
-  let sent = 0;
-  const bearer = contender.header === 'authorization';
-  const one = () =>
-    new Promise((resolve, reject) => {
-      const value = values[next];
-      next = (next + 1) % values.length;
-      const headers = { 'content-type': 'application/json', [contender.header]: bearer ? `Bearer ${value}` : value };
-      const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/invoke', agent, headers }, (res) => {
-        res.resume();
-        res.on('end', () =>
-          res.statusCode === 200 ? resolve() : reject(new Error(`${contender.id}: ${res.statusCode}`)),
-        );
-      });
-      req.on('error', reject);
-      req.end(BODY);
-    });
-  // A keep-alive connection the server closed while idle (its 5 s timeout, passed while callgrind
-  // dumped or collected) is reset on reuse: that request is sent again on a new one.
-  const once = () => one().catch((error) => (error.code === 'ECONNRESET' ? one() : Promise.reject(error)));
-  const worker = async () => {
-    while (sent < n) {
-      sent += 1;
-      await once();
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
 }
