@@ -6,7 +6,8 @@
 // generation (promoted), which is what a scavenge pays for.
 //
 //   pnpm --filter @authlayer/bench gc <contender id> ...
-//   WORKLOADS=one,pool WARM=5000 COUNT=10000 CONNECTIONS=50 (the defaults)
+//   WORKLOADS=one,pool WARM=5000 COUNT=10000 CONNECTIONS=50 (the defaults); SERVER_NODE_ARGS adds
+//   Node.js or V8 flags to every server (to compare collector settings)
 //
 // The pauses are wall time on the main thread and move with this VM's speed (two runs of one
 // program differ by up to 15 %); the byte counts repeat within a few per cent.
@@ -24,6 +25,7 @@ const WARM = Number(process.env.WARM ?? 5000);
 const COUNT = Number(process.env.COUNT ?? 10_000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const WORKLOADS = (process.env.WORKLOADS ?? 'one,pool').split(',');
+const NODE_ARGS = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
 const ids = process.argv.slice(2);
 const unknown = ids.filter((id) => contenderById(id) === undefined);
@@ -55,7 +57,7 @@ try {
 
 /** The trace lines of the collections during COUNT requests. */
 async function trace(contender, workload) {
-  const child = spawn(process.execPath, ['--trace-gc-nvp', '--expose-gc', join(HERE, 'server.mjs')], {
+  const child = spawn(process.execPath, ['--trace-gc-nvp', '--expose-gc', ...NODE_ARGS, join(HERE, 'server.mjs')], {
     env: { ...env, BENCH_CONTENDER: contender.id },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
