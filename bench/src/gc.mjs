@@ -15,10 +15,8 @@ import { spawn } from 'node:child_process';
 import { Agent } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startRedis } from '@authlayer/testkit';
-import { contenderById, ENV, materialEnv } from './contenders.mjs';
-import { loadMaterial } from './material.mjs';
-import { collect, credentials, listening, send } from './requests.mjs';
+import { contenderById } from './contenders.mjs';
+import { collect, credentials, listening, send, setUp } from './single-server.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WARM = Number(process.env.WARM ?? 5000);
@@ -28,11 +26,7 @@ const WORKLOADS = (process.env.WORKLOADS ?? 'one,pool').split(',');
 const NODE_ARGS = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
 const ids = process.argv.slice(2);
-const unknown = ids.filter((id) => contenderById(id) === undefined);
-if (unknown.length > 0) throw new Error(`unknown contender(s): ${unknown.join(', ')}`);
-const material = await loadMaterial(2_000);
-const redis = ids.some((id) => contenderById(id).needsRedis) ? await startRedis() : null;
-const env = { ...process.env, ...materialEnv(material), ...(redis === null ? {} : { [ENV.redisUrl]: redis.url }) };
+const { material, redis, env } = await setUp(ids);
 
 console.log(
   '| contender | workload | scavenges | scavenge pause ms per 1 000 requests | mark-compacts | ' +

@@ -20,10 +20,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { startRedis } from '@authlayer/testkit';
-import { bareOf, contenderById, ENV, materialEnv } from './contenders.mjs';
-import { loadMaterial } from './material.mjs';
-import { collect, credentials, listening, send } from './requests.mjs';
+import { bareOf, contenderById } from './contenders.mjs';
+import { collect, credentials, listening, send, setUp } from './single-server.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WARM = Number(process.env.WARM ?? 5000);
@@ -32,15 +30,7 @@ const WORKLOADS = (process.env.WORKLOADS ?? 'one,pool').split(',');
 const CONNECTIONS = 10;
 
 const ids = process.argv.slice(2);
-const unknown = ids.filter((id) => contenderById(id) === undefined);
-if (unknown.length > 0) throw new Error(`unknown contender(s): ${unknown.join(', ')}`);
-const material = await loadMaterial(2_000);
-const redis = ids.some((id) => contenderById(id).needsRedis) ? await startRedis() : null;
-const env = {
-  ...process.env,
-  ...materialEnv(material),
-  ...(redis === null ? {} : { [ENV.redisUrl]: redis.url }),
-};
+const { material, redis, env } = await setUp(ids);
 
 console.log(`| contender | workload | instructions per request | ×bare of its framework |`);
 console.log(`|---|---|--:|--:|`);

@@ -1,8 +1,25 @@
-// The requests the single-server tools send (instructions, gc): the HTTP bench's headers and a
-// JSON body of its shape, over node:http keep-alive connections, each answer checked for 200.
+// What the single-server tools (instructions, gc) share: the servers' environment, and the
+// requests they send (the HTTP bench's headers and a JSON body of its shape, over node:http
+// keep-alive connections, each answer checked for 200).
 import { request } from 'node:http';
+import { startRedis } from '@authlayer/testkit';
+import { contenderById, ENV, materialEnv } from './contenders.mjs';
+import { loadMaterial } from './material.mjs';
 
 const BODY = JSON.stringify({ query: 'What is the capital of France?' });
+
+/**
+ * The contenders named by `ids` (an unknown one throws), the key material, a redis-server when one
+ * of them needs it (stop it when done), and the environment every server is started with.
+ */
+export async function setUp(ids) {
+  const unknown = ids.filter((id) => contenderById(id) === undefined);
+  if (unknown.length > 0) throw new Error(`unknown contender(s): ${unknown.join(', ')}`);
+  const material = await loadMaterial(2_000);
+  const redis = ids.some((id) => contenderById(id).needsRedis) ? await startRedis() : null;
+  const env = { ...process.env, ...materialEnv(material), ...(redis === null ? {} : { [ENV.redisUrl]: redis.url }) };
+  return { material, redis, env };
+}
 
 /** What the HTTP bench sends this contender in this workload: one value, or the pool. */
 export function credentials(material, contender, workload) {
