@@ -30,6 +30,7 @@ export { RequestScope, reportWhenAnswered } from './request/scope.js';
 export type { EndHold, HoldRequest } from './held/holds.js';
 export type { Answer } from './request/answer.js';
 export { refusalAnswer } from './request/answer.js';
+export { canonicalTargetProblem, nonCanonicalTargetAnswer } from './request/canonical-target.js';
 export { carriesCredentials, credentialHeaders, isPreflight } from './request/credentials.js';
 export { forbidden, holdsRefusal, missingNames, requirementRefusal, ruleRefusal } from './access/rules.js';
 export type { Held, RuleRefusal } from './access/rules.js';
