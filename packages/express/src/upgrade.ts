@@ -1,6 +1,7 @@
 import type { AuthContext, Logger } from '@authlayer/core';
 import {
   decide,
+  nonCanonicalTargetAnswer,
   RequestScope,
   type Answer,
   type EngineRequest,
@@ -24,7 +25,10 @@ const INTERNAL: Answer = { status: 500, headers: [], code: 'internal', message: 
 
 /**
  * `auth.upgrade(handler)`: a listener for `server.on('upgrade')` that judges the upgrade as
- * `auth.access` judges a `GET` of its URL (the same table, modes and headers). A refusal is written
+ * `auth.access` judges a `GET` of its URL (the same table, modes and headers). A target that is not
+ * canonical (absolute-form, `.`/`..` segments, `//`, `\`, `;`, `#`, an encoded `/`, `\`, `.` or
+ * unreserved character, invalid percent-encoding, `%00`) is answered `400` `invalid_request` before
+ * authentication, so the path the handler routes on is the path judged. A refusal is written
  * on the socket as the same HTTP answer, and the socket is ended: `handler` never runs. Allowed:
  * `req.auth` is set (unset on a `public` route) and `handler(req, socket, head)` is called. An
  * `onDecision` listener that throws becomes a 500 on the socket, never a crash.
@@ -40,6 +44,10 @@ export function createUpgrade(
     // must not become an unhandled 'error'.
     const onError = (): void => void socket.destroy();
     socket.on('error', onError);
+    // The handler routes on this target itself, often through WHATWG URL parsing, which resolves
+    // `..`, `\` and absolute-form: only a target it leaves as it is can be judged (contract, round 5).
+    const invalid = nonCanonicalTargetAnswer(req.url ?? '');
+    if (invalid !== null) return writeAnswer(socket, invalid, []);
     const scope = new RequestScope(() => null);
     // Kept with the request, so `auth.hold(req, end)` re-judges the upgrade as the GET it was.
     holdScope(req, scope);
