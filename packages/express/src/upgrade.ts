@@ -45,7 +45,7 @@ export function createUpgrade(
     const onError = (): void => void socket.destroy();
     socket.on('error', onError);
     // The handler routes on this target itself, often through WHATWG URL parsing, which resolves
-    // `..`, `\` and absolute-form: only a target it leaves as it is can be judged (contract, round 5).
+    // `..`, `\` and absolute-form: only a target it leaves as it is can be judged.
     const invalid = nonCanonicalTargetAnswer(req.url ?? '');
     if (invalid !== null) return writeAnswer(socket, invalid, []);
     const scope = new RequestScope(() => null);
