@@ -27,3 +27,4 @@ export { PolicyTestFileError, readPolicyTestFile } from './policy/policy-test-fi
 export type { PolicyCase, PolicyTestFile } from './policy/policy-test-file.js';
 export { runPolicyTests } from './policy/run-policy-tests.js';
 export type { PolicyCaseFailure, PolicyTestReport } from './policy/run-policy-tests.js';
+export type { PolicyDiff } from './policy/candidate-judge.js';
