@@ -78,6 +78,8 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
       options.onReload?.(event);
     },
     observe: { keyFetch: metrics.keyFetch, tokenCache: metrics.tokenCache },
+    // access.candidate's disagreements: keys and reasons only, so the labels stay bounded by the config.
+    onPolicyDiff: metrics.policyDiff,
     // The decision is made once, in the middleware; here it becomes one audit line and the metrics.
     onDecision: (decision: AuthDecision) => {
       log?.[decision.outcome === 'error' ? 'error' : 'info'](decision, 'auth');

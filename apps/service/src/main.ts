@@ -9,13 +9,26 @@ import { formatNewApiKey, newApiKey } from './new-key.js';
 import { writePidFile } from './pid-file.js';
 import { answerClientErrors, stopOnSignals } from './serve.js';
 import { runRevocationCommand } from './revocations.js';
-import { readSettings, USAGE, UsageError, type Settings } from './settings.js';
+import { DEFAULT_CONFIG, readSettings, USAGE, UsageError, type Settings } from './settings.js';
+import { runPolicyCommand } from './cli/policy-command.js';
 import { runPrimary } from './workers.js';
 import { createServer, readTlsOptions, type TlsOptions } from './tls-server.js';
 import { dirname } from 'node:path';
 import { createServer as createHttpServer, type Server } from 'node:http';
 
 async function main(): Promise<void> {
+  const [command, ...rest] = process.argv.slice(2);
+  // `authlayer test` and `authlayer explain`: policy judged offline, exit codes 0 / 4 / 3.
+  if (command === 'test' || command === 'explain') {
+    process.exitCode = await runPolicyCommand(command, rest, {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+      env: process.env,
+      cwd: process.cwd(),
+      defaultConfig: DEFAULT_CONFIG,
+    });
+    return;
+  }
   const settings = readSettings(process.argv.slice(2), process.env);
   if (settings.help) return void process.stdout.write(USAGE);
   // Needs no config and no key material: it makes key material.

@@ -17,6 +17,8 @@ export interface ServiceMetrics {
   tokenCache(result: string): void;
   /** Counts one config reload (`ok` or `failed`). */
   reload(event: { readonly result: string }): void;
+  /** Counts one disagreement of `access.candidate` with the live table. */
+  policyDiff(diff: { readonly key: string; readonly live: string; readonly candidate: string }): void;
   /** Where `authlayer_held_connections` reads its value (`auth.heldConnections`) when scraped. */
   holding(count: () => number): void;
   /** `GET /metrics`: the Prometheus text format. */
@@ -71,6 +73,12 @@ export function createServiceMetrics(): ServiceMetrics {
     labelNames: ['result'] as const,
     registers: [registry],
   });
+  const policyDiffs = new Counter({
+    name: 'authlayer_policy_diff_total',
+    help: 'Requests access.candidate judges otherwise than the live table, by key and each verdict (allowed or a reason)',
+    labelNames: ['key', 'live', 'candidate'] as const,
+    registers: [registry],
+  });
   let heldCount = (): number => 0;
   new Gauge({
     name: 'authlayer_held_connections',
@@ -83,6 +91,7 @@ export function createServiceMetrics(): ServiceMetrics {
   return {
     registry,
     reload: ({ result }) => reloads.inc({ result }),
+    policyDiff: (diff) => policyDiffs.inc({ ...diff }),
     holding: (count) => void (heldCount = count),
     observe: ({ method, outcome, reason, userId, durationMs }, handler) => {
       decisions.inc({ method, outcome, reason: reason ?? '' });

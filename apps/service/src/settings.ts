@@ -39,7 +39,8 @@ export type RevocationCommand =
   | { readonly verb: 'unrevoke'; readonly entry: string }
   | { readonly verb: 'list' };
 
-const DEFAULT_CONFIG = fileURLToPath(new URL('../service.yaml', import.meta.url));
+/** The service's own config (API key mode), when none is given. */
+export const DEFAULT_CONFIG = fileURLToPath(new URL('../service.yaml', import.meta.url));
 
 /** A bad flag or variable: main.ts prints it on one line and exits 1. */
 export class UsageError extends Error {}
@@ -48,6 +49,8 @@ export class UsageError extends Error {}
 export const USAGE = `Usage: npx -y pnpm@10.34.9 start [--config PATH] [--pid-file PATH] [--check] [--new-key [--prefix P]] [--help]
        node apps/service/dist/main.js [--config PATH] [--pid-file PATH] [--check] [--new-key [--prefix P]] [--help]
        node apps/service/dist/main.js [--config PATH] --revoke ENTRY [--ttl SECONDS] | --unrevoke ENTRY | --revocations
+       authlayer test [--config PATH] [--coverage] TEST_FILE...
+       authlayer explain [--config PATH] --as CALLER ("METHOD /path" | --mcp JSON)
 
 The authlayer reference service: POST /invoke behind the configured authentication,
 GET /healthz, GET /openapi.json, GET /docs.
@@ -69,6 +72,14 @@ Options:
   --unrevoke ENTRY  end a revocation early on every replica, exit
   --revocations   print the revocations in force as JSON, exit
   -h, --help      print this help and exit
+
+Policy (docs/policy-testing.md; no network, no secret: callers are taken as verified):
+  test FILE...    run the test files' cases against the config's access table; exit 0
+                  when all pass, 4 when a case failed, 3 when the config or a file is
+                  invalid; --coverage lists the keys no case reached
+  explain         every key that applied to one request, its verdict and deciding
+                  field, then the answer; --as anonymous | api_key:NAME |
+                  jwt:'{"sub":"u-1","roles":["admin"]}' | oauth2:'{...}'
 
 Environment:
   SERVICE_CONFIG  the config, when --config is not given

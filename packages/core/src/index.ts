@@ -75,6 +75,7 @@ export {
   RoutePatternError,
   compileRouteKey,
 } from './config/access-schema.js';
+export { parseAccessTable } from './config/parse-access-table.js';
 export { isMcpKey, parseMcpKey } from './config/mcp-key.js';
 export type { McpKey } from './config/mcp-key.js';
 export type {

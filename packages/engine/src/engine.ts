@@ -17,6 +17,8 @@ import { buildGeneration, type Generation } from './generation.js';
 import { Holds, type EndHold, type HoldRequest } from './held/holds.js';
 import type { ImportModule } from './load-mode.js';
 import { consoleLogger } from './logger.js';
+import { checkAccessTests } from './policy/access-tests.js';
+import type { PolicyDiff } from './policy/candidate-judge.js';
 import { reloadFailure, type ReloadEvent, type ReloadState } from './reload/reload-state.js';
 import { watchFiles, type FileWatch } from './reload/watch-files.js';
 import type { Revocation, RevokeOptions } from './revocation/revocation-entry.js';
@@ -56,6 +58,11 @@ export interface EngineOptions {
   readonly prepare?: (config: AuthConfig) => AuthConfig;
   /** Told of every reload, successful or failed (for metrics). Default: none. */
   readonly onReload?: (event: ReloadEvent) => void;
+  /**
+   * `access.candidate`: told of each request the candidate table judges otherwise than the live
+   * one (the `authlayer_policy_diff_total{key, live, candidate}` counter). Default: none.
+   */
+  readonly onPolicyDiff?: (diff: PolicyDiff) => void;
 }
 
 /** {@link EngineOptions}, and what only an adapter gives. */
@@ -122,11 +129,13 @@ export async function createEngine(config: AuthConfig | object, options: EngineS
       deps: connections.handlerDeps(next),
       importModule: options.importModule,
       onDecision: options.onDecision,
+      onPolicyDiff: options.onPolicyDiff,
       passPreflight: options.passPreflight === true,
       limits: (config) => connections.limitsFor(config),
       revocation: (config, handlers) => connections.revocationFor(config, handlers),
     });
   const given = prepare(config);
+  await checkAccessTests(given, now);
   const first = await build(given);
   const revocations = connections.revocationFlow?.store;
   // Asks the swap for the serving generation only when a request is held, after both exist.
@@ -195,6 +204,8 @@ function createSwap(first: Generation, firstSource: string | null, deps: SwapDep
     try {
       const next = input === undefined ? await loadConfig(sourceOrThrow(source)) : input;
       const prepared = deps.prepare(next);
+      // access.tests: a generation whose policy tests fail never serves.
+      await checkAccessTests(prepared, now);
       pool = connections.begin();
       const built = await deps.build(prepared);
       options.checkReload?.(built);

@@ -22,6 +22,7 @@ import type { RequestScope } from './request/scope.js';
 import type { RevocationFlow } from './revocation/revocation-flow.js';
 import { createMcpGate, type McpGate } from './mcp/mcp-gate.js';
 import { createAuthInfo } from './request/auth-info.js';
+import { judgeBeside, loadCandidateJudge, type PolicyDiff } from './policy/candidate-judge.js';
 
 /**
  * What the `access` table makes of one request: go on untouched (`public`), the answer of a
@@ -66,6 +67,8 @@ export interface GenerationDeps {
   readonly deps: HandlerDeps;
   readonly importModule: ImportModule | undefined;
   readonly onDecision: DecisionListener | undefined;
+  /** `access.candidate`'s disagreements (see `EngineOptions.onPolicyDiff`). */
+  readonly onPolicyDiff?: ((diff: PolicyDiff) => void) | undefined;
   readonly passPreflight: boolean;
   /** The rate limits of the first config (a reload keeps them); asked once the handlers exist. */
   limits(config: AuthConfig): Promise<RateLimits | null>;
@@ -86,6 +89,11 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
   const { handler } = loaded;
   const limits = await shared.limits(config);
   const revocation = await shared.revocation(config, loaded.handlers);
+  const candidate = await loadCandidateJudge(config, {
+    logger: shared.deps.logger,
+    now: shared.deps.now ?? Date.now,
+    ...(shared.onPolicyDiff === undefined ? {} : { onDiff: shared.onPolicyDiff }),
+  });
   // Every path to a handler goes through the revocation list, when there is one.
   const authenticateOf = (chosen: AuthHandler): Authenticate => {
     const authenticate = authenticateNowOf(chosen);
@@ -141,7 +149,12 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     table,
     auth: { ...base, authenticate, optional: null },
     optional: { ...base, authenticate, optional: optionalHeaders },
-    access: (method, path, request, scope) => step(planOf(table, method, path, request, fallback), scope),
+    access: (method, path, request, scope) => {
+      const plan = planOf(table, method, path, request, fallback);
+      const stepped = step(plan, scope);
+      if (candidate !== null) judgeBeside(candidate, { method, path, request, plan, stepped }, scope);
+      return stepped;
+    },
     plan: (method, path, request) => planOf(table, method, path, request, fallback),
     step,
     accessFor: (method, path) => {

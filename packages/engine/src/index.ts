@@ -16,3 +16,15 @@ export { REVOCATION_TTL, checkRevocationEntry, checkRevocationTtl } from './revo
 export { connectRevocations } from './revocation/connect-revocations.js';
 export type { RevocationAdmin } from './revocation/connect-revocations.js';
 export type { RevocationState } from './revocation/revocation-store.js';
+export { createPolicyEvaluator } from './policy/policy-evaluator.js';
+export type { PolicyEvaluator, PolicyVerdict } from './policy/policy-evaluator.js';
+export type { TraceEntry } from './policy/policy-trace.js';
+export type { PolicyMcpMessage, PolicyRequest } from './policy/policy-request.js';
+export { RequestError } from './policy/policy-request.js';
+export { CallerError } from './policy/verified-callers.js';
+export type { VerifiedCaller } from './policy/verified-callers.js';
+export { PolicyTestFileError, readPolicyTestFile } from './policy/policy-test-file.js';
+export type { PolicyCase, PolicyTestFile } from './policy/policy-test-file.js';
+export { runPolicyTests } from './policy/run-policy-tests.js';
+export type { PolicyCaseFailure, PolicyTestReport } from './policy/run-policy-tests.js';
+export type { PolicyDiff } from './policy/candidate-judge.js';

@@ -20,6 +20,12 @@ export {
   consoleLogger,
   openApiSecurity,
   secretHeaders,
+  createPolicyEvaluator,
+  runPolicyTests,
+  readPolicyTestFile,
+  PolicyTestFileError,
+  CallerError,
+  RequestError,
 } from '@authlayer/engine';
 export type {
   AuthDecision,
@@ -35,4 +41,12 @@ export type {
   RevocationState,
   RevokeOptions,
   SecretHeaderSource,
+  PolicyCase,
+  PolicyCaseFailure,
+  PolicyEvaluator,
+  PolicyRequest,
+  PolicyTestReport,
+  PolicyVerdict,
+  TraceEntry,
+  VerifiedCaller,
 } from '@authlayer/engine';

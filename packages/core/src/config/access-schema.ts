@@ -14,7 +14,11 @@ const NAME = /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/;
 const ROUTE = /^([A-Z]{1,20}|\*) ([/{][\x21-\x7e]*)$/;
 /** What the JSON Schema can say of a key of `access`: `default`, `report_only`, `"METHOD /pattern"` or `"MCP <method> <name>"`. */
 export const ACCESS_KEY_NAMES = {
-  anyOf: [{ enum: ['default', 'report_only'] }, { pattern: ROUTE.source }, { pattern: MCP_KEY.source }],
+  anyOf: [
+    { enum: ['default', 'report_only', 'tests', 'candidate'] },
+    { pattern: ROUTE.source },
+    { pattern: MCP_KEY.source },
+  ],
 } as const;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', '*']);
 const PARAM = /^[A-Za-z_$][\w$]{0,63}$/;
@@ -77,6 +81,13 @@ export interface AccessPolicy {
   readonly default: AccessDefault | null;
   /** True: what a rule or `default: deny` would refuse is logged and counted, never answered. */
   readonly reportOnly: boolean;
+  /**
+   * `access.tests`: policy test files (see docs/policy-testing.md) that start-up and every reload
+   * run; a generation whose tests fail does not serve. Absent when not given.
+   */
+  readonly tests?: readonly string[];
+  /** `access.candidate`: a second table, judged beside this one and never answering. Absent when not given. */
+  readonly candidate?: string;
 }
 
 const names = z
@@ -165,6 +176,8 @@ export const accessSchema = z
   .object({
     default: z.enum(ACCESS_DEFAULTS).optional(),
     report_only: z.boolean().default(false),
+    tests: z.array(z.string().min(1, 'must be a file path')).min(1, 'must list at least one file').optional(),
+    candidate: z.string().min(1, 'must be a file path').optional(),
   })
   .catchall(valueSchema)
   // The catchall's value type cannot describe `report_only` itself, so zod's typing needs a cast.
@@ -197,7 +210,9 @@ export function accessIssues(access: RawAccess, modes: readonly AuthMode[]): Acc
     } catch (error) {
       // The shape is the config's to check; the pattern, its adapter's (see RoutePatternError).
       if (error instanceof RoutePatternError) continue;
-      const suggestion = ROUTE.test(key) ? undefined : suggestField(key, ['default', 'report_only']);
+      const suggestion = ROUTE.test(key)
+        ? undefined
+        : suggestField(key, ['default', 'report_only', 'tests', 'candidate']);
       const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
       issues.push({ path: [key], message: `${(error as Error).message}${hint}` });
       continue;
@@ -245,14 +260,24 @@ export function toAccessConfig(access: RawAccess): {
 } {
   const table: Record<string, AccessValue> = {};
   for (const [key, value] of routeEntries(access)) table[key] = typeof value === 'string' ? value : toRule(value);
-  return { access: table, accessPolicy: { default: access.default ?? null, reportOnly: access.report_only } };
+  const policy: AccessPolicy = { default: access.default ?? null, reportOnly: access.report_only };
+  return {
+    access: table,
+    accessPolicy: {
+      ...policy,
+      ...(access.tests === undefined ? {} : { tests: access.tests }),
+      ...(access.candidate === undefined ? {} : { candidate: access.candidate }),
+    },
+  };
 }
 
 function routeEntries(access: RawAccess): [string, AccessWord | RawRule][] {
   return Object.entries(access).filter((entry): entry is [string, AccessWord | RawRule] => !isPolicyKey(entry[0]));
 }
 
-const isPolicyKey = (key: string) => key === 'default' || key === 'report_only';
+/** The keys of `access` that say how the table is used, not which route: never a route key. */
+export const isPolicyKey = (key: string) =>
+  key === 'default' || key === 'report_only' || key === 'tests' || key === 'candidate';
 
 function toRule(rule: RawRule): AccessRule {
   // The new fields appear only when given, so a rule without them keeps the shape it always had.

@@ -216,6 +216,7 @@ function allow(
   headers: Outcome['headers'],
 ): Outcome {
   const refusal = authorizeByPlan(scope.plan, request, context, flow.now);
+  scope.candidate?.(context, refusal);
   if (refusal === null) {
     report(flow, scope, 'allowed', null, context.userId, context.method);
   } else if (flow.reportOnly) {

@@ -1,4 +1,12 @@
-import { isAuthError, type AuthError, type AuthMethod, type ForbiddenError, type Logger } from '@authlayer/core';
+import {
+  isAuthError,
+  type AuthContext,
+  type AuthError,
+  type AuthMethod,
+  type ForbiddenError,
+  type Logger,
+} from '@authlayer/core';
+import type { Refusal } from '../access/access-plan.js';
 import type { startDecisionSpan } from '@authlayer/core/internal';
 import type { Plan } from '../access/access-table.js';
 import type { AuthDecision, DecisionListener } from '../decision.js';
@@ -46,6 +54,11 @@ export class RequestScope {
   now: () => number = Date.now;
   /** RFC 9728: the metadata URL of the flow that decided the request, for a later 401's challenge. */
   resourceMetadata: string | undefined = undefined;
+  /**
+   * `access.candidate`: judges the request by the candidate table once the caller is known, beside
+   * the live verdict (see `loadCandidateJudge`); `undefined` without a candidate.
+   */
+  candidate: ((context: AuthContext, refusal: Refusal | null) => void) | undefined = undefined;
   private held: Held | null = null;
   private done = false;
 
