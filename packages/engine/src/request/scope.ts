@@ -1,6 +1,7 @@
 import { isAuthError, type AuthError, type AuthMethod, type ForbiddenError, type Logger } from '@authlayer/core';
 import type { startDecisionSpan } from '@authlayer/core/internal';
 import type { Plan } from '../access/access-table.js';
+import type { ScopeImplies } from '../access/rules.js';
 import type { AuthDecision, DecisionListener } from '../decision.js';
 import { kindOf } from './kind-of.js';
 
@@ -46,6 +47,8 @@ export class RequestScope {
   now: () => number = Date.now;
   /** RFC 9728: the metadata URL of the flow that decided the request, for a later 401's challenge. */
   resourceMetadata: string | undefined = undefined;
+  /** `scopes.implies` of the flow that decided the request, for a guard's scope check after it. */
+  implies: ScopeImplies | undefined = undefined;
   private held: Held | null = null;
   private done = false;
 
