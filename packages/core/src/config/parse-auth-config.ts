@@ -116,7 +116,8 @@ function toAuthConfig(
     forwardAuth: toForwardAuthConfig(forwardAuth),
     resource: resourceConfig,
     mcp: toMcpConfig(mcp),
-    scopes: toScopesConfig(scopes),
+    // Present only when written: every other config keeps its shape.
+    ...(scopes === null ? {} : { scopes: toScopesConfig(scopes) }),
     revocation: toRevocationConfig(revocation),
     tls: toTlsConfig(tls),
     // Present only beside a mode package outside this repository: every other config keeps its shape.

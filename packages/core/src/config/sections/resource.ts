@@ -28,9 +28,9 @@ export interface ResourceConfig {
   readonly name: string | null;
   readonly documentation: string | null;
   /** `audience_strict`: every `aud` entry of a token must name `identifier`. Default `false`. */
-  readonly audienceStrict: boolean;
+  readonly audienceStrict?: boolean;
   /** `serve_metadata`: the adapters answer the metadata's well-known path. Default `true`. */
-  readonly serveMetadata: boolean;
+  readonly serveMetadata?: boolean;
 }
 
 export function toResourceConfig(raw: z.output<typeof resourceSchema>): ResourceConfig | null {
