@@ -19,7 +19,10 @@ export function withServiceRoutes(config: AuthConfig, metrics: boolean): AuthCon
     'GET /openapi.json': 'public',
     'GET /docs{/*path}': 'public',
     'POST /invoke': 'authenticated',
-    ...(config.resource === null ? {} : { [`GET ${metadataPath(config.resource.identifier)}`]: 'public' as const }),
+    // auth.access answers the metadata itself (a public entry), unless serve_metadata is false.
+    ...(config.resource === null || config.resource.serveMetadata !== false
+      ? {}
+      : { [`GET ${metadataPath(config.resource.identifier)}`]: 'public' as const }),
     // Not with forward_auth: there the table also guards the proxied application, whose paths
     // no entry names need what access.default says.
     ...(config.accessPolicy.default === null && !config.forwardAuth.enabled ? { '* {/*path}': 'public' } : {}),

@@ -107,7 +107,8 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   if (serveMetrics) app.get('/metrics', metrics.handler);
   const metadata = auth.resourceMetadata();
   // RFC 9728 protected resource metadata, public: clients read it to learn how to get a token.
-  if (metadata !== null) app.get(new URL(metadata.url).pathname, (_req, res) => void res.json(metadata.document));
+  // auth.access answers it itself unless resource.serve_metadata is false.
+  if (metadata !== null && auth.config.resource?.serveMetadata === false) app.get(new URL(metadata.url).pathname, (_req, res) => void res.json(metadata.document));
   const documentOf = latestOf(auth, buildOpenApiDocument);
   app.get('/openapi.json', (_req, res) => {
     res.json(documentOf());

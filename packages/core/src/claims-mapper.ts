@@ -51,6 +51,13 @@ export function createClaimsMapper(
     claims.permissions,
     claims.scopes,
   ].map(createClaimReader) as [ClaimReader, ClaimReader, ClaimReader, ClaimReader, ClaimReader, ClaimReader];
+  const scp = createClaimReader('scp');
+  // Okta and Entra issue `scp` (a list or a string) and no `scope`: read when the default path,
+  // `scope`, is absent. A path of the config's own is the only one read.
+  const readScopes =
+    claims.scopes === 'scope'
+      ? (payload: Readonly<Record<string, unknown>>) => scopes(payload) ?? scp(payload)
+      : scopes;
   const tenantId = claims.tenantId === null ? () => undefined : createClaimReader(claims.tenantId);
   return (payload) => {
     const tokenRoles = toStringList(roles(payload));
@@ -61,7 +68,7 @@ export function createClaimsMapper(
       name: toText(name(payload)),
       roles: tokenRoles,
       permissions: resolvePermissions(tokenRoles, toStringList(permissions(payload))),
-      scopes: toScopes(scopes(payload)),
+      scopes: toScopes(readScopes(payload)),
       tenantId: toIdentifier(tenantId(payload)),
       issuer,
       claims: payload,

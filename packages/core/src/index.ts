@@ -15,6 +15,8 @@ export {
 export { ForbiddenError, describeForbidden, isForbiddenError, isRequirableName } from './forbidden-error.js';
 export type { ForbiddenReason } from './forbidden-error.js';
 export { readBearerToken } from './bearer-token.js';
+export { OTHER_AUDIENCE, audienceRefusal, sameAudience } from './audience.js';
+export { grantedScopes } from './config/sections/scopes.js';
 export type { BearerToken } from './bearer-token.js';
 export { headerValues, soleHeaderValue } from './header-values.js';
 export { redactUrl } from './redact-url.js';
@@ -61,6 +63,7 @@ export type {
   ReloadConfig,
   McpConfig,
   ResourceConfig,
+  ScopesConfig,
   RevocationConfig,
   SenderConstraintConfig,
   TlsConfig,

@@ -10,6 +10,8 @@ describe('resource (RFC 9728)', () => {
       identifier: 'https://api.example.com',
       name: null,
       documentation: null,
+      audienceStrict: false,
+      serveMetadata: true,
     });
   });
 

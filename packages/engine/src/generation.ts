@@ -1,6 +1,5 @@
 import {
   bearerError,
-  isMcpKey,
   type AccessDefault,
   type AuthConfig,
   type AuthHandler,
@@ -111,6 +110,7 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     reportOnly: false,
     passPreflight: shared.passPreflight,
     now: shared.deps.now ?? Date.now,
+    ...(config.scopes === undefined ? {} : { implies: config.scopes.implies }),
     ...(config.resource === null ? {} : { resourceMetadata: resourceMetadataUrl(config.resource.identifier) }),
     ...(handler.limitsOf === undefined ? {} : { limitsOf: handler.limitsOf.bind(handler) }),
     // MCP's AuthInfo needs a copy of the shared context per request: only where it is wanted.
@@ -233,20 +233,19 @@ function combinedLater(
 }
 
 /**
- * RFC 9728 §2: the resource, the issuers the modes accept tokens of, every scope the `access`
- * table's route keys name, how a token is sent (an Authorization header only), and the DPoP algorithms and
+ * RFC 9728 §2: the resource, the issuers the modes accept tokens of, every scope a route key or
+ * an MCP key of the `access` table needs (never `offline_access`: no operation needs it), how a token is sent (an Authorization header only), and the DPoP algorithms and
  * binding requirements the modes' `dpop` and `certificate_bound` imply.
  */
 function resourceMetadataOf(config: AuthConfig, handler: AuthHandler) {
   const { resource } = config;
   if (resource === null) return null;
   const scopes = new Set<string>();
-  for (const [key, value] of Object.entries(config.access)) {
-    // MCP's scope minimization: a tool's scopes are asked for when it needs them (the 403's
-    // insufficient_scope), not listed for the first token.
-    if (typeof value !== 'object' || isMcpKey(key)) continue;
+  for (const value of Object.values(config.access)) {
+    if (typeof value !== 'object') continue;
     for (const requirement of [value, ...value.any]) for (const scope of requirement.scopes) scopes.add(scope);
   }
+  scopes.delete('offline_access');
   const constraint = handler.senderConstraint?.();
   const document = {
     resource: resource.identifier,

@@ -36,7 +36,7 @@ function createGuard(held: Held, fn: string, names: readonly unknown[]): Request
   return (req, res, next) => {
     const context = callerOf(req, res, next);
     if (context === null) return;
-    const missing = missingNames(context, held, required);
+    const missing = missingNames(context, held, required, existingScopeOf(req)?.implies);
     if (missing.length === 0) return next();
     refuseUnread(req, res, next, forbidden(held, missing, required, req));
   };
@@ -85,7 +85,7 @@ function routeOf(req: Request): string {
  * a step-up's 401 names the resource metadata as the decision's flow does).
  */
 function refuseUnread(req: Request, res: Response, next: NextFunction, error: AuthError | ForbiddenError): void {
-  if (reported(req, next, error)) refuse(refusalAnswer(error, existingScopeOf(req)?.resourceMetadata), req, res);
+  if (reported(req, next, error)) refuse(refusalAnswer(error, existingScopeOf(req)?.resourceMetadata, req), req, res);
 }
 
 /**
@@ -147,7 +147,8 @@ export function requireAccess(rule: AccessRuleInput | AccessValue | undefined): 
     const context = callerOf(req, res, next);
     if (context === null) return;
     // The clock of the middleware that authenticated the request, for max_age.
-    const refusal = ruleRefusal(checked, context, req, existingScopeOf(req)?.now);
+    const scope = existingScopeOf(req);
+    const refusal = ruleRefusal(checked, context, req, scope?.now, scope?.implies);
     if (refusal === null) return next();
     refuseUnread(req, res, next, refusal);
   };

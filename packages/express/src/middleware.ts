@@ -11,6 +11,7 @@ import {
   type RevokeOptions,
 } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
+import { answerMetadata } from './metadata.js';
 import { runAccess } from './access/access-middleware.js';
 import { createGuardedApps, refuseUnparsedKeys } from './access/guarded-apps.js';
 import { unmatchedKeys } from './access/unmatched-rules.js';
@@ -234,7 +235,9 @@ export async function createAuthMiddleware(
     access: {
       value: ((req: Request, res: Response, next: NextFunction) => {
         guardedApps.seen(req);
-        runAccess(current(), req.method, req, res, next);
+        const generation = current();
+        if (answerMetadata(generation, req, res)) return;
+        runAccess(generation, req.method, req, res, next);
       }) as RouteMiddleware,
       enumerable: true,
     },

@@ -86,6 +86,7 @@ afterAll(async () => {
  */
 class StepUpProvider extends ClientCredentialsProvider {
   challenged: string | undefined;
+  lastChallenge: string | undefined;
   override clientInformation() {
     return { ...super.clientInformation(), token_endpoint_auth_method: 'client_secret_post' };
   }
@@ -94,12 +95,19 @@ class StepUpProvider extends ClientCredentialsProvider {
   }
 }
 
-/** The transport's fetch: a 403 `insufficient_scope` tells the provider which scope to ask for. */
+/**
+ * The transport's fetch: a 403 `insufficient_scope` names the scopes the operation needs (MCP
+ * 2026-07-28, SEP-2350); the provider asks for them added to those its token already has.
+ */
 function learnChallenges(provider: StepUpProvider): typeof fetch {
   return async (url, init) => {
     const response = await fetch(url, init);
     const { error, scope } = extractWWWAuthenticateParams(response);
-    if (response.status === 403 && error === 'insufficient_scope' && scope !== undefined) provider.challenged = scope;
+    if (response.status === 403 && error === 'insufficient_scope' && scope !== undefined) {
+      const held = provider.tokens()?.scope?.split(' ') ?? [];
+      provider.challenged = [...new Set([...held, ...scope.split(' ')])].join(' ');
+      provider.lastChallenge = scope;
+    }
     return response;
   };
 }
@@ -143,7 +151,8 @@ describe('the official MCP SDK client against an MCP server behind auth.access',
     const { client, provider } = await connect();
     // It asks for files:write once; the provider leaves it out, and the same challenge ends the retries.
     await expect(client.callTool({ name: 'delete_file', arguments: {} })).rejects.toThrow(/403 after trying upscoping/);
-    expect(provider.challenged).toBe('invoke files:write');
+    // The challenge names what the operation needs (the route's invoke and the tool's files:write).
+    expect(provider.lastChallenge).toBe('invoke files:write');
     expect(provider.tokens()?.scope).toBe('invoke');
     // deny: a 403 without a challenge, no token would help.
     await expect(client.callTool({ name: 'format_disk', arguments: {} })).rejects.toThrow(

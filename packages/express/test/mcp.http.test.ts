@@ -73,13 +73,13 @@ describe('MCP keys of the access table', () => {
     expect(seen[0]?.body).toEqual(call('get_forecast'));
   });
 
-  it('refuses a tool for want of a scope: insufficient_scope naming the held scopes and the needed one', async () => {
+  it('refuses a tool for want of a scope: insufficient_scope naming the needed scopes only, not the held ones', async () => {
     decisions.length = 0;
     const res = await post(call('get_forecast'));
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'forbidden', message: 'the scope weather:read is required' });
     expect(res.headers['www-authenticate']).toBe(
-      `Bearer realm="authlayer", error="insufficient_scope", error_description="the scope weather:read is required", scope="mcp:basic weather:read", resource_metadata="${METADATA}"`,
+      `Bearer realm="authlayer", error="insufficient_scope", error_description="the scope weather:read is required", scope="weather:read", resource_metadata="${METADATA}"`,
     );
     expect(decisions).toMatchObject([{ outcome: 'forbidden', reason: 'scope_missing', userId: 'user-1' }]);
   });
@@ -127,12 +127,16 @@ describe('MCP keys of the access table', () => {
     expect((await post({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'other' } })).status).toBe(403);
   });
 
-  it('refuses a batch whole when one message is refused', async () => {
-    const scope = 'weather:read';
-    expect((await post([call('get_forecast', 1), call('get_forecast', 2)], { scope })).status).toBe(200);
-    const res = await post([call('get_forecast', 1), call('delete_file', 2)], { scope });
-    expect(res.status).toBe(403);
-    expect(res.body.message).toBe('the scope files:write is required');
+  it('refuses a batch (a JSON array) with 400 and a JSON-RPC -32600 before any message is judged', async () => {
+    seen.length = 0;
+    const res = await post([call('get_forecast', 1), call('get_forecast', 2)], { scope: 'weather:read' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request: batches are not supported' },
+    });
+    expect(seen).toEqual([]);
   });
 
   it('answers 400 when Mcp-Method or Mcp-Name says otherwise than the body', async () => {

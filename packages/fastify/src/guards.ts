@@ -40,10 +40,10 @@ export function requireAccessWith(
     }
     // The clock and RFC 9728 metadata of the hook that authenticated the request.
     const scope = scopeOf(request);
-    const refusal = ruleRefusal(checked, context, request.raw as EngineRequest, scope?.now);
+    const refusal = ruleRefusal(checked, context, request.raw as EngineRequest, scope?.now, scope?.implies);
     if (refusal === null) return done();
     if (reported(logger, request, reply, refusal))
-      refuse(refusalAnswer(refusal, scope?.resourceMetadata), request, reply);
+      refuse(refusalAnswer(refusal, scope?.resourceMetadata, request.raw), request, reply);
   };
 }
 

@@ -22,6 +22,7 @@ import type {
   preHandlerHookHandler,
 } from 'fastify';
 import fp from 'fastify-plugin';
+import { isMetadataRoute, serveMetadata } from './metadata.js';
 import { requireAccessWith, type AccessRuleInput } from './guards.js';
 import { addMcpHooks } from './mcp.js';
 import { failed, refuse } from './reply.js';
@@ -137,6 +138,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
 
   app.decorateRequest('auth', undefined);
   app.decorateRequest(SCOPE, null);
+  serveMetadata(app, current);
 
   /** The one place an outcome of the engine becomes Fastify's: `request.auth` and on, or the refusal. */
   const apply = (
@@ -147,7 +149,11 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
   ): void => {
     for (const [name, value] of outcome.headers) reply.header(name, value);
     if (!outcome.pass) return refuse(outcome.answer, request, reply);
-    if (outcome.context !== undefined) request.auth = outcome.context;
+    if (outcome.context !== undefined) {
+      request.auth = outcome.context;
+      // The MCP SDK's transport reads `auth` of the Node request (`reply.raw` handlers): no glue.
+      (request.raw as { auth?: AuthContext }).auth = outcome.context;
+    }
     // The held `allowed` decision is reported when the answer starts (a guard may still refuse
     // before), or when the request ends without one; no hook on every request for it.
     const scope = scopeOf(request);
@@ -159,6 +165,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
   // request arrives, and the request keeps it to the end. In the same turn when the engine answers
   // synchronously (no rate limit, a handler with `authenticateNow`).
   app.addHook('onRequest', (request, reply, done) => {
+    if (isMetadataRoute(request)) return done();
     const generation = current();
     const scope = newScope(request);
     const made = routePlanOf(generation, request.method, request.routeOptions.url);

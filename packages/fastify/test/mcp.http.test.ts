@@ -77,10 +77,10 @@ describe('MCP keys on Fastify', () => {
     const scoped = await post(call('get_forecast'), { scope: 'mcp:basic' });
     expect(scoped.statusCode).toBe(403);
     expect(scoped.headers['www-authenticate']).toBe(
-      `Bearer realm="authlayer", error="insufficient_scope", error_description="the scope weather:read is required", scope="mcp:basic weather:read", resource_metadata="${METADATA}"`,
+      `Bearer realm="authlayer", error="insufficient_scope", error_description="the scope weather:read is required", scope="weather:read", resource_metadata="${METADATA}"`,
     );
     expect(JSON.parse(scoped.body)).toEqual({ error: 'forbidden', message: 'the scope weather:read is required' });
-    const denied = await post([call('get_forecast', 1), call('other', 2)], { scope: 'weather:read' });
+    const denied = await post(call('other', 2), { scope: 'weather:read' });
     expect([denied.statusCode, denied.headers['www-authenticate']]).toEqual([403, undefined]);
     expect(decisions.map((decision) => [decision.outcome, decision.reason])).toEqual([
       ['forbidden', 'scope_missing'],

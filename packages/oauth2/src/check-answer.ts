@@ -1,4 +1,4 @@
-import { bearerError, type AuthFailure } from '@authlayer/core';
+import { audienceRefusal, bearerError, type AuthFailure } from '@authlayer/core';
 import { FetchFailure } from '@authlayer/core/internal';
 
 /** What the answer's checks compare against. */
@@ -7,6 +7,8 @@ export interface AnswerExpectations {
   readonly issuer: string | null;
   /** When set, the answer's `aud` (a string, or a list of which one entry) must equal it. */
   readonly audience: string | null;
+  /** `resource.audience_strict`: every `aud` entry must name `audience`. */
+  readonly audienceStrict?: boolean;
 }
 
 /**
@@ -16,7 +18,7 @@ export interface AnswerExpectations {
  * - `active` must be exactly `true`; anything else → `credentials_invalid` (an inactive token
  *   says nothing about why: revoked, expired or never issued, RFC 7662 §2.2).
  * - `exp` at or before now → `token_expired`; `nbf` after now → `token_not_yet_valid`.
- * - `iss` and `aud` as configured → `issuer_mismatch`, `audience_mismatch`.
+ * - `iss` and `aud` as configured → `issuer_mismatch`, `audience_mismatch` (`aud` compared as URIs).
  *
  * @throws AuthError as above; FetchFailure when `exp` or `nbf` is present but not a number
  *   (the provider's answer is garbled, not the token).
@@ -32,7 +34,10 @@ export function checkAnswer(
   if (exp !== null && exp <= nowMs) refuse('token_expired');
   if (nbf !== null && nbf > nowMs) refuse('token_not_yet_valid');
   if (expected.issuer !== null && answer.iss !== expected.issuer) refuse('issuer_mismatch');
-  if (expected.audience !== null && !audienceMatches(answer.aud, expected.audience)) refuse('audience_mismatch');
+  if (expected.audience !== null) {
+    const refusal = audienceRefusal(answer.aud, expected.audience, expected.audienceStrict);
+    if (refusal !== null) throw refusal;
+  }
   return exp;
 }
 
@@ -45,8 +50,4 @@ function timeOf(value: unknown): number | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new FetchFailure('a garbled answer');
   return value * 1000;
-}
-
-function audienceMatches(aud: unknown, audience: string): boolean {
-  return aud === audience || (Array.isArray(aud) && aud.includes(audience));
 }

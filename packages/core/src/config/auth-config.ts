@@ -7,6 +7,7 @@ import type { ForwardAuthConfig } from './sections/forward-auth.js';
 import type { RateLimitConfig, ReloadConfig } from './sections/operations.js';
 import type { McpConfig } from './sections/mcp.js';
 import type { ResourceConfig } from './sections/resource.js';
+import type { ScopesConfig } from './sections/scopes.js';
 import type { RevocationConfig } from './sections/revocation.js';
 import type { RoleConfig } from './sections/roles.js';
 import type { TlsConfig } from './sections/tls.js';
@@ -19,6 +20,7 @@ export type { ForwardAuthConfig, IdentityField } from './sections/forward-auth.j
 export type { RateLimitConfig, ReloadConfig } from './sections/operations.js';
 export type { McpConfig } from './sections/mcp.js';
 export type { ResourceConfig } from './sections/resource.js';
+export type { ScopesConfig } from './sections/scopes.js';
 export type { RevocationConfig } from './sections/revocation.js';
 export type { RoleConfig } from './sections/roles.js';
 export type { ConstraintMode, SenderConstraintConfig } from './sections/sender-constraint.js';
@@ -58,6 +60,8 @@ export interface AuthConfig {
    * `"MCP <method> <name>"` keys of `access` judge; `null` (default): none.
    */
   readonly mcp: McpConfig | null;
+  /** Top-level `scopes`: `implies`, closed at load (a broader scope grants narrower ones). */
+  readonly scopes?: ScopesConfig;
   /** Top-level `revocation`: the revocation list every replica enforces; `null` (default): none. */
   readonly revocation: RevocationConfig | null;
   /** Top-level `tls`: HTTPS and client certificates of the reference service; `null` (default): none. */

@@ -10,6 +10,7 @@ import { oauth2Issues, oauth2Schema, toOAuth2Config } from './sections/oauth2.js
 import { forwardAuthSchema } from './sections/forward-auth.js';
 import { mcpIssues, mcpSchema } from './sections/mcp.js';
 import { resourceSchema } from './sections/resource.js';
+import { scopesIssues, scopesSchema } from './sections/scopes.js';
 import { revocationSchema } from './sections/revocation.js';
 import { tlsIssues, tlsSchema, toTlsConfig } from './sections/tls.js';
 import { operationsFields } from './sections/operations.js';
@@ -40,6 +41,7 @@ export const configSchema = z
     revocation: revocationSchema,
     tls: tlsSchema,
     mcp: mcpSchema,
+    scopes: scopesSchema,
     access: accessSchema,
   })
   .superRefine((config, ctx) => {
@@ -52,6 +54,7 @@ export const configSchema = z
       ...oauth2Issues(toOAuth2Config(config.auth.oauth2), modes.includes('oauth2')),
       ...apiKeysIssues(config.auth.api_keys),
       ...rolesIssues(config.roles),
+      ...scopesIssues(config.scopes),
       ...tlsIssues(toTlsConfig(config.tls)),
       ...clientLimitIssues(config.auth.api_keys.keys ?? [], config.rate_limit !== null),
       ...accessIssues(config.access, [config.auth.mode].flat()).map(({ path, message }) => ({

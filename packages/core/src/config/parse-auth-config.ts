@@ -12,6 +12,8 @@ import { oauth2Issues, toOAuth2Config } from './sections/oauth2.js';
 import { toForwardAuthConfig } from './sections/forward-auth.js';
 import { toMcpConfig } from './sections/mcp.js';
 import { toResourceConfig } from './sections/resource.js';
+import { toScopesConfig } from './sections/scopes.js';
+import { sameAudience } from '../audience.js';
 import { toRevocationConfig } from './sections/revocation.js';
 import { toTlsConfig } from './sections/tls.js';
 import { toRateLimitConfig } from './sections/operations.js';
@@ -88,6 +90,7 @@ function toAuthConfig(
     forward_auth: forwardAuth,
     resource,
     mcp,
+    scopes,
     revocation,
     tls,
   }: RawConfigOutput,
@@ -97,7 +100,7 @@ function toAuthConfig(
   const resourceConfig = toResourceConfig(resource);
   // RFC 8707, as MCP requires: with a resource identifier and no audience of their own, the modes
   // accept only tokens whose `aud` names this resource.
-  const bound = audienceOr(resourceConfig?.identifier ?? null);
+  const bound = audienceOr(resourceConfig?.identifier ?? null, resourceConfig?.audienceStrict ?? false);
   const config: AuthConfig = {
     mode: modes[0] as AuthMode,
     modes,
@@ -113,6 +116,8 @@ function toAuthConfig(
     forwardAuth: toForwardAuthConfig(forwardAuth),
     resource: resourceConfig,
     mcp: toMcpConfig(mcp),
+    // Present only when written: every other config keeps its shape.
+    ...(scopes === null ? {} : { scopes: toScopesConfig(scopes) }),
     revocation: toRevocationConfig(revocation),
     tls: toTlsConfig(tls),
     // Present only beside a mode package outside this repository: every other config keeps its shape.
@@ -127,15 +132,23 @@ function toAuthConfig(
  * is written: the modes learn their effective audience from the parsed config, nobody branches on
  * a mode's name.
  */
-function audienceOr(identifier: string | null) {
+function audienceOr(identifier: string | null, strict: boolean) {
   return <T extends { readonly audience: string | null; readonly providers?: readonly { audience: string | null }[] }>(
     section: T,
   ): T => {
     if (identifier === null) return section;
-    const own = section.audience ?? identifier;
-    if (section.providers === undefined) return { ...section, audience: own };
-    const providers = section.providers.map((provider) => ({ ...provider, audience: provider.audience ?? identifier }));
-    return { ...section, audience: own, providers };
+    // `audience_strict` holds where the audience is the resource's (not one of the section's own).
+    const strictFor = (audience: string) =>
+      strict && sameAudience(audience, identifier) ? { audienceStrict: true } : {};
+    const audience = section.audience ?? identifier;
+    const own = { audience, ...strictFor(audience) };
+    if (section.providers === undefined) return { ...section, ...own };
+    const providers = section.providers.map((provider) => ({
+      ...provider,
+      audience: provider.audience ?? identifier,
+      ...strictFor(provider.audience ?? identifier),
+    }));
+    return { ...section, ...own, providers };
   };
 }
 

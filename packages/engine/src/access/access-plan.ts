@@ -7,7 +7,7 @@ import {
 } from '@authlayer/core';
 import { isPreflight } from '../request/credentials.js';
 import { matchEntries, planFor, type AccessTable, type MatchedEntry, type Plan } from './access-table.js';
-import { holdsRefusal, type RuleRefusal } from './rules.js';
+import { holdsRefusal, isScopeRefusal, joinScopeRefusals, type RuleRefusal, type ScopeImplies } from './rules.js';
 import { stepUpRefusal } from './claim-checks.js';
 
 /**
@@ -26,23 +26,35 @@ const TENANT_MISMATCH = new ForbiddenError('tenant_mismatch', null, []);
  * The check made once the caller is known: `deny` (only reached with `report_only`), then every
  * matched rule object (its names and claims, one of its `any`, its tenant parameter), then the
  * step-ups of them all (`acr`, `max_age`): a new authentication is asked for only when nothing
- * else refuses the caller. A refusal names the key that refused, for the decision's log line.
- * `now`: the middleware's clock, in ms.
+ * else refuses the caller. Scopes are refused only when nothing else is missing (no scope would
+ * let the caller in otherwise), naming every scope the refusing keys need. A refusal names the key
+ * that refused, for the decision's log line. `now`: the middleware's clock, in ms; `implies`:
+ * `scopes.implies`.
  */
 export function authorizeByPlan(
   plan: Plan | null,
   request: AuthRequest,
   context: AuthContext,
   now: () => number = Date.now,
+  implies?: ScopeImplies,
 ): Refusal | null {
   if (plan === null) return null;
   if (plan.deniedBy !== null) return { error: ROUTE_DENIED, route: plan.deniedBy };
+  const scopes: { error: RuleRefusal; route: string }[] = [];
   for (const { rule, params, key } of plan.rules) {
-    const refusal = holdsRefusal(rule, context, request, now);
-    if (refusal !== null) return { error: refusal, route: key };
+    const refusal = holdsRefusal(rule, context, request, now, implies);
+    if (refusal !== null && !isScopeRefusal(refusal)) return { error: refusal, route: key };
     if (rule.tenantParam !== null && !sameTenant(params, rule.tenantParam, context)) {
       return { error: TENANT_MISMATCH, route: key };
     }
+    if (refusal !== null) scopes.push({ error: refusal, route: key });
+  }
+  if (scopes.length > 0) {
+    const error = joinScopeRefusals(
+      scopes.map((each) => each.error as ForbiddenError),
+      request,
+    );
+    return { error, route: scopes[0]!.route };
   }
   for (const { rule, key } of plan.rules) {
     const refusal = stepUpRefusal(rule, context, now);

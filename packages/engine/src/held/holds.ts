@@ -1,6 +1,7 @@
 import { createAuthContext, type AuthContext, type AuthRequest, type Logger } from '@authlayer/core';
 import type { Plan } from '../access/access-table.js';
 import { authorizeByPlan } from '../access/access-plan.js';
+import type { ScopeImplies } from '../access/rules.js';
 import type { DecisionListener } from '../decision.js';
 import type { Generation } from '../generation.js';
 import { kindOf } from '../request/kind-of.js';
@@ -116,7 +117,13 @@ export class Holds {
     for (const hold of this.held) {
       let reason: string | null;
       try {
-        reason = refusalOf(hold.planOf(generation), hold.context, methods, this.deps.now);
+        reason = refusalOf(
+          hold.planOf(generation),
+          hold.context,
+          methods,
+          this.deps.now,
+          generation.config.scopes?.implies,
+        );
       } catch (error) {
         // Fails closed: a request the new table cannot judge is not kept open.
         this.deps.logger.error(`a held request could not be judged after the reload (${kindOf(error)})`);
@@ -171,6 +178,7 @@ function refusalOf(
   context: AuthContext,
   methods: readonly string[],
   now: () => number,
+  implies?: ScopeImplies,
 ): string | null {
   if (plan === null)
     return context.method === 'none' || methods.includes(context.method) ? null : 'credentials_missing';
@@ -180,7 +188,7 @@ function refusalOf(
   if (!methods.includes(context.method)) return 'credentials_missing';
   if (plan.modes !== null && !plan.modes.includes(context.method)) return 'credentials_missing';
   // A rule's max_age by the engine's clock, as a request's.
-  return authorizeByPlan(plan, NO_HEADERS, context, now)?.error.reason ?? null;
+  return authorizeByPlan(plan, NO_HEADERS, context, now, implies)?.error.reason ?? null;
 }
 
 // The rules are judged on the caller alone: a request's headers only choose a 403's challenge.

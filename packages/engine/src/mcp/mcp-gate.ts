@@ -11,9 +11,8 @@ import {
   type AuthRequest,
   type McpConfig,
 } from '@authlayer/core';
-import { withResourceMetadata } from '@authlayer/core/internal';
 import { ROUTE_DENIED } from '../access/access-plan.js';
-import { ruleRefusal } from '../access/rules.js';
+import { isScopeRefusal, joinScopeRefusals, neededScopes, ruleRefusal, withoutOfflineAccess } from '../access/rules.js';
 import { refusalAnswer, type Answer } from '../request/answer.js';
 import type { Flow } from '../request/decide.js';
 import { decisionOf, type RequestScope } from '../request/scope.js';
@@ -61,6 +60,25 @@ export const NOT_JSON: Answer = Object.freeze({
   body: Object.freeze({ jsonrpc: '2.0', id: null, error: Object.freeze({ code: -32700, message: 'Parse error' }) }),
 });
 
+/**
+ * 400 for a JSON array: Streamable HTTP (since 2025-06-18) takes one message per POST, so a batch
+ * is an Invalid Request (JSON-RPC 2.0 §5.1: -32600), refused before any message is judged.
+ */
+export const BATCH_REFUSED: McpVerdict = Object.freeze({
+  pass: false,
+  answer: Object.freeze({
+    status: 400,
+    headers: [],
+    code: 'invalid_request',
+    message: 'a JSON-RPC batch is not accepted: send one message per request',
+    body: Object.freeze({
+      jsonrpc: '2.0',
+      id: null,
+      error: Object.freeze({ code: -32600, message: 'Invalid Request: batches are not supported' }),
+    }),
+  }),
+});
+
 const mismatch = (header: string): McpVerdict => ({
   pass: false,
   answer: {
@@ -80,11 +98,13 @@ export function createMcpGate(
   if (mcp === null) return null;
   const table = compileMcpTable(access);
   const route = compileRouteKey(`POST ${mcp.endpoint}`);
+  const challengeScopes = mcp.challengeScopes ?? 'required';
   return {
     endpoint: mcp.endpoint,
     maxBodyBytes: mcp.maxBodyBytes,
     judges: (method, path) => method === 'POST' && route.matchPath(path) !== false,
     judge(body, request, context, scope) {
+      if (Array.isArray(body) && mcp.batches !== 'judge') return BATCH_REFUSED;
       const messages = messagesOf(body);
       const header = mismatchedHeader(request, messages);
       if (header !== null) return mismatch(header);
@@ -96,7 +116,7 @@ export function createMcpGate(
           scope.wouldRefuseLater(refusal.error.reason, refusal.key);
           continue;
         }
-        return { pass: false, answer: refuse(flow, scope, refusal, context) };
+        return { pass: false, answer: refuse(flow, scope, refusal, context, request, challengeScopes) };
       }
       return PASS;
     },
@@ -108,6 +128,8 @@ export function createMcpGate(
     context: AuthContext | undefined,
     scope: RequestScope,
   ): { error: AuthError | ForbiddenError; key: string } | null {
+    // For want of scopes alone, every key's: the challenge names all the message needs.
+    const scopes: { error: ForbiddenError; key: string }[] = [];
     for (const { key, value } of mcpEntriesFor(table, message.method, message.name)) {
       if (value === 'public' || value === 'optional') continue;
       if (value === 'deny') return { error: ROUTE_DENIED, key };
@@ -119,46 +141,54 @@ export function createMcpGate(
       if (value.modes !== null && !value.modes.includes(context.method as never)) {
         return { error: NO_CREDENTIALS, key };
       }
-      const error = ruleRefusal(value, context, request, flow.now);
-      if (error !== null) return { error, key };
+      const error = ruleRefusal(value, context, request, flow.now, flow.implies);
+      if (error !== null && isScopeRefusal(error)) scopes.push({ error, key });
+      else if (error !== null) return { error, key };
     }
-    return null;
+    if (scopes.length === 0) return null;
+    return {
+      error: joinScopeRefusals(
+        scopes.map(({ error }) => error),
+        request,
+      ),
+      key: scopes[0]!.key,
+    };
   }
 }
 
 const NO_CREDENTIALS = bearerError('credentials_missing');
 
 /**
- * The decision and the answer of a refused message. For want of scopes (RFC 6750 §3.1,
- * `insufficient_scope`): `scope` lists the scopes the token has and those the rule needs, so a
- * client that replaces its scope list with it keeps what it had (MCP's step-up), and
- * `resource_metadata` says where to learn how. Any other 403 has no challenge: no scope would help.
+ * The decision and the answer of a refused message. For want of scopes alone (RFC 6750 §3.1,
+ * `insufficient_scope`; MCP's "Scope Challenge Handling", SEP-2350): `scope` lists every scope the
+ * message needs, as the rules write them (the client adds them to what it holds); with
+ * `token_and_required`, the token's own scopes first, for a client that replaces its list.
+ * The route's own scopes come first (the operation is a POST to it). `resource_metadata` says where to learn how. Any other 403 has no challenge: no scope would help.
  */
 function refuse(
   flow: Flow,
   scope: RequestScope,
   { error, key }: { error: AuthError | ForbiddenError; key: string },
   context: AuthContext | undefined,
+  request: AuthRequest,
+  form: 'required' | 'token_and_required',
 ): Answer {
   const metadata = flow.resourceMetadata;
   if (isAuthError(error)) {
     // A step-up's 401 refuses a known caller (its decision names it); any other, an anonymous one.
     report(flow, scope, error, error.reason === 'step_up_required' ? (context ?? null) : null, key);
-    const challenge = metadata === undefined ? error.challenge : withResourceMetadata(error.challenge, metadata);
-    return refusalAnswer(new AuthError(error.reason, challenge, error.message));
+    return refusalAnswer(error, metadata, request);
   }
   report(flow, scope, error, context ?? null, key);
   if (error.reason !== 'scope_missing' || error.challenge === null || context === undefined) {
     return refusalAnswer(new ForbiddenError(error.reason, null, error.missing));
   }
-  const scopes = [...new Set([...context.scopes.filter(isRequirableName), ...error.missing])];
-  const challenge = insufficientScopeChallenge(error.message, scopes);
-  const answered = new ForbiddenError(
-    error.reason,
-    metadata === undefined ? challenge : withResourceMetadata(challenge, metadata),
-    error.missing,
-  );
-  return refusalAnswer(answered);
+  // The operation is the POST too: the route's own scopes (already held) are needed as well.
+  const route = scope.plan?.rules.flatMap(({ rule }) => rule.scopes) ?? [];
+  const needed = withoutOfflineAccess([...route, ...neededScopes(error)]);
+  const held = form === 'token_and_required' ? withoutOfflineAccess(context.scopes.filter(isRequirableName)) : [];
+  const challenge = insufficientScopeChallenge(error.message, [...new Set([...held, ...needed])]);
+  return refusalAnswer(new ForbiddenError(error.reason, challenge, error.missing), metadata, request);
 }
 
 /** The request's one decision: a decision the route let through and holds becomes this refusal. */

@@ -81,7 +81,7 @@ export async function loadCandidateJudge(
     else if (plan.authentication === 'required' && context === null) {
       verdict = { reason: 'credentials_missing', key: plan.rules[0]?.key ?? 'default' };
     } else if (context !== null) {
-      const refusal = authorizeByPlan(plan, request, context, deps.now);
+      const refusal = authorizeByPlan(plan, request, context, deps.now, config.scopes?.implies);
       if (refusal !== null) verdict = { reason: refusal.error.reason, key: refusal.route };
     }
     if (verdict.reason === live.reason) return;

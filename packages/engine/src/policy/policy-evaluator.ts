@@ -116,13 +116,16 @@ function traceOf(
   const caller = context;
   const matched = matchEntries(generation.table, shape.method, shape.path);
   const fallback = generation.config.accessPolicy.default ?? 'authenticated';
+  const implies = generation.config.scopes?.implies;
   const trace =
     matched.length === 0
       ? [traceDefault(fallback, caller)]
-      : matched.map(({ entry, params }) => traceKey(entry.route.key, entry.value, caller, request, params, now));
+      : matched.map(({ entry, params }) =>
+          traceKey(entry.route.key, entry.value, caller, request, params, now, implies),
+        );
   if (shape.message !== null) {
     for (const { key, value } of mcpEntriesFor(mcpTable, shape.message.method, shape.message.name)) {
-      trace.push(traceKey(key, value, caller, request, null, now));
+      trace.push(traceKey(key, value, caller, request, null, now, implies));
     }
   }
   return trace;

@@ -1,6 +1,6 @@
 import type { AccessDefault, AccessRule, AccessValue, AuthContext, AuthRequest, RouteParams } from '@authlayer/core';
 import { stepUpRefusal } from '../access/claim-checks.js';
-import { holdsRefusal } from '../access/rules.js';
+import { holdsRefusal, type ScopeImplies } from '../access/rules.js';
 
 /** One key that applied to a case: what it said, and the field of its rule that decided. */
 export interface TraceEntry {
@@ -48,6 +48,7 @@ export function traceKey(
   request: AuthRequest,
   params: RouteParams | null,
   now: () => number,
+  implies?: ScopeImplies,
 ): TraceEntry {
   const refuse = (field: string, reason: string): TraceEntry => ({ key, verdict: 'refuse', field, reason });
   if (value === 'deny') return refuse('deny', 'route_denied');
@@ -57,9 +58,9 @@ export function traceKey(
   if (value.modes !== null && !value.modes.includes(context.method as never)) {
     return refuse('modes', 'credentials_missing');
   }
-  const held = holdsRefusal(value, context, request, now);
+  const held = holdsRefusal(value, context, request, now, implies);
   if (held !== null) {
-    const own = holdsRefusal({ ...value, any: [] }, context, request, now);
+    const own = holdsRefusal({ ...value, any: [] }, context, request, now, implies);
     return refuse(own === null ? 'any' : (FIELD_OF_REASON[held.reason] ?? held.reason), held.reason);
   }
   if (value.tenantParam !== null) {

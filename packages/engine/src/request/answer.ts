@@ -1,5 +1,6 @@
-import { isAuthError, type AuthError, type ForbiddenError } from '@authlayer/core';
-import { withResourceMetadata } from '@authlayer/core/internal';
+import { isAuthError, type AuthError, type AuthRequest, type ForbiddenError } from '@authlayer/core';
+import { splitChallenges, withResourceMetadata } from '@authlayer/core/internal';
+import { sentWithDpop } from '../access/rules.js';
 
 /**
  * A refusal as the engine answers it, for an adapter to write as it is: the status, the headers in
@@ -16,19 +17,39 @@ export interface Answer {
 
 /**
  * A 401 (AuthError) or 403 (ForbiddenError), and its challenge as `WWW-Authenticate`. With
- * `resourceMetadata` (RFC 9728), a 401's Bearer and DPoP challenges name it (`resource_metadata`).
+ * `resourceMetadata` (RFC 9728), every Bearer and DPoP challenge names it (`resource_metadata`),
+ * a 403's `insufficient_scope` too. With the `request`, a challenge to a caller whose token came
+ * as `DPoP` (a step-up, `insufficient_scope`) uses the `DPoP` scheme: that is how it retries.
  */
-export function refusalAnswer(error: AuthError | ForbiddenError, resourceMetadata?: string): Answer {
-  const challenge =
-    resourceMetadata !== undefined && isAuthError(error)
-      ? withResourceMetadata(error.challenge, resourceMetadata)
-      : error.challenge;
+export function refusalAnswer(
+  error: AuthError | ForbiddenError,
+  resourceMetadata?: string,
+  request?: AuthRequest,
+): Answer {
+  let challenge = error.challenge;
+  if (challenge !== null && request !== undefined && asksTheCaller(error) && sentWithDpop(request)) {
+    challenge = asDpop(challenge);
+  }
+  if (challenge !== null && resourceMetadata !== undefined)
+    challenge = withResourceMetadata(challenge, resourceMetadata);
   return {
     status: error.status,
     headers: challenge === null ? [] : [['WWW-Authenticate', challenge]],
     code: error.code,
     message: error.message,
   };
+}
+
+/** A refusal of a known caller for what its token lacks (a scope, a recent authentication). */
+function asksTheCaller(error: AuthError | ForbiddenError): boolean {
+  return isAuthError(error) ? error.reason === 'step_up_required' : error.challenge !== null;
+}
+
+/** The challenge with each `Bearer` challenge in it given the `DPoP` scheme (RFC 9449 §7.1). */
+function asDpop(challenge: string): string {
+  return splitChallenges(challenge)
+    .map((part) => part.replace(/^Bearer(?=\s|$)/i, 'DPoP'))
+    .join(', ');
 }
 
 /** 429 `rate_limited` with `Retry-After` in whole seconds (at least 1). */

@@ -13,6 +13,7 @@ import {
 } from '@authlayer/core';
 import { isPromiseLike, startDecisionSpan, withSpan } from '@authlayer/core/internal';
 import { authorizeByPlan, type Refusal } from '../access/access-plan.js';
+import type { ScopeImplies } from '../access/rules.js';
 import type { DecisionListener } from '../decision.js';
 import { clientAddress } from '../rate-limit/client-address.js';
 import { rateLimitHeaders } from '../rate-limit/headers.js';
@@ -67,6 +68,8 @@ export interface Flow {
   readonly limitsOf?: (context: AuthContext) => ClientLimits | undefined;
   /** The middleware's clock, in ms (`max_age` of a rule is judged by it). */
   readonly now: () => number;
+  /** `scopes.implies`, closed: what each scope grants besides itself. */
+  readonly implies?: ScopeImplies;
 }
 
 /**
@@ -103,6 +106,7 @@ export function decide(flow: Flow, request: EngineRequest, scope: RequestScope):
   // For a guard after the decision (`requireAccess`): the same clock and 401 challenges.
   scope.now = flow.now;
   scope.resourceMetadata = flow.resourceMetadata;
+  if (flow.implies !== undefined) scope.implies = flow.implies;
   scope.started = flow.onDecision === undefined ? 0 : performance.now();
   // OpenTelemetry: one span per decision (null without an SDK), active while the handler runs so
   // that key set fetches, introspections and Redis calls are its children; the decision ends it.
@@ -215,14 +219,14 @@ function allow(
   scope: RequestScope,
   headers: Outcome['headers'],
 ): Outcome {
-  const refusal = authorizeByPlan(scope.plan, request, context, flow.now);
+  const refusal = authorizeByPlan(scope.plan, request, context, flow.now, flow.implies);
   scope.candidate?.(context, refusal);
   if (refusal === null) {
     report(flow, scope, 'allowed', null, context.userId, context.method);
   } else if (flow.reportOnly) {
     report(flow, scope, 'would_refuse', refusal.error.reason, context.userId, context.method, refusal.route);
   } else {
-    return forbid(flow, scope, refusal, context, headers);
+    return forbid(flow, scope, refusal, context, headers, request);
   }
   if (flow.authInfo === undefined || context === ANONYMOUS) return { pass: true, context, headers };
   return { pass: true, context: flow.authInfo(context, request), headers };
@@ -239,10 +243,11 @@ export function forbid(
   refusal: Refusal,
   context: AuthContext | null,
   headers: Outcome['headers'] = NO_HEADERS,
+  request?: AuthRequest,
 ): Outcome {
   const outcome = isAuthError(refusal.error) ? 'refused' : 'forbidden';
   report(flow, scope, outcome, refusal.error.reason, context?.userId ?? null, context?.method, refusal.route);
-  return { pass: false, answer: refusalAnswer(refusal.error, flow.resourceMetadata), headers };
+  return { pass: false, answer: refusalAnswer(refusal.error, flow.resourceMetadata, request), headers };
 }
 
 /** The one decision of a request, through its scope (a request that goes on is held; see `RequestScope`). */

@@ -9,6 +9,7 @@ import {
 import type { Refusal } from '../access/access-plan.js';
 import type { startDecisionSpan } from '@authlayer/core/internal';
 import type { Plan } from '../access/access-table.js';
+import type { ScopeImplies } from '../access/rules.js';
 import type { AuthDecision, DecisionListener } from '../decision.js';
 import { kindOf } from './kind-of.js';
 
@@ -59,6 +60,8 @@ export class RequestScope {
    * the live verdict (see `loadCandidateJudge`); `undefined` without a candidate.
    */
   candidate: ((context: AuthContext, refusal: Refusal | null) => void) | undefined = undefined;
+  /** `scopes.implies` of the flow that decided the request, for a guard's scope check after it. */
+  implies: ScopeImplies | undefined = undefined;
   private held: Held | null = null;
   private done = false;
 

@@ -1,6 +1,13 @@
-import { bearerError } from '@authlayer/core';
+import { audienceRefusal, bearerError, sameAudience } from '@authlayer/core';
 import type { JwtConfig } from '@authlayer/core';
-import { jwtVerify, type CryptoKey, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
+import {
+  decodeJwt,
+  jwtVerify,
+  type CryptoKey,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type JWTVerifyOptions,
+} from 'jose';
 import { joseErrorCode, translateJoseError } from './translate-jose-error.js';
 import { timeFailure, timesOf } from './validate-claims.js';
 
@@ -16,7 +23,7 @@ export type TokenVerifier = (token: string) => Promise<VerifiedClaims>;
 
 /** What a verifier needs besides the key. */
 export interface VerifierSettings {
-  readonly jwt: Pick<JwtConfig, 'issuer' | 'audience' | 'algorithms' | 'leewaySeconds'>;
+  readonly jwt: Pick<JwtConfig, 'issuer' | 'audience' | 'audienceStrict' | 'algorithms' | 'leewaySeconds'>;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
 }
@@ -32,16 +39,16 @@ const MAX_CANDIDATE_KEYS = 4;
  */
 export function createJoseVerifier(key: JWTVerifyGetKey, settings: VerifierSettings): TokenVerifier {
   const { jwt, now } = settings;
-  const options = (): JWTVerifyOptions => ({
+  const options = (token: string): JWTVerifyOptions => ({
     algorithms: [...jwt.algorithms],
     requiredClaims: ['exp'],
     clockTolerance: jwt.leewaySeconds,
     currentDate: new Date(now()),
     ...(jwt.issuer === null ? {} : { issuer: jwt.issuer }),
-    ...(jwt.audience === null ? {} : { audience: jwt.audience }),
+    ...(jwt.audience === null ? {} : { audience: audiencesNaming(token, jwt.audience) }),
   });
   return async (token) => {
-    const verifyOptions = options();
+    const verifyOptions = options(token);
     let payload: JWTPayload;
     try {
       payload = await verifyWithCandidates(token, key, verifyOptions);
@@ -53,8 +60,29 @@ export function createJoseVerifier(key: JWTVerifyGetKey, settings: VerifierSetti
     const nowSeconds = Math.floor((verifyOptions.currentDate as Date).getTime() / 1000);
     const failure = timeFailure(timesOf(payload), nowSeconds, jwt.leewaySeconds);
     if (failure !== null) throw bearerError(failure);
+    const strict = jwt.audience !== null && jwt.audienceStrict === true;
+    const refusal = strict ? audienceRefusal(payload.aud, jwt.audience as string, true) : null;
+    if (refusal !== null) throw refusal;
     return payload;
   };
+}
+
+/**
+ * What jose is to take as the audience: the token's own `aud` entries that name `audience` as URIs
+ * (see `audienceRefusal`), so that jose keeps its order of checks and compares them exactly; the
+ * configured one when none does (jose then refuses it) or the token cannot be decoded (nor verified).
+ */
+function audiencesNaming(token: string, audience: string): string | string[] {
+  let aud: unknown;
+  try {
+    aud = decodeJwt(token).aud;
+  } catch {
+    return audience;
+  }
+  const named = [aud]
+    .flat()
+    .filter((value): value is string => typeof value === 'string' && sameAudience(value, audience));
+  return named.length === 0 ? audience : named;
 }
 
 /**

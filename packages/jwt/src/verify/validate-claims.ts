@@ -1,4 +1,4 @@
-import { bearerError } from '@authlayer/core';
+import { audienceRefusal, bearerError } from '@authlayer/core';
 import type { AuthFailure, JwtConfig } from '@authlayer/core';
 
 /** The time claims of a verified token, as the token gave them (RFC 7519 §4.1.4–4.1.6). */
@@ -9,7 +9,7 @@ export interface TokenTimes {
 }
 
 /** What claims validation needs from `auth.jwt`. */
-export type ClaimRules = Pick<JwtConfig, 'issuer' | 'audience' | 'leewaySeconds'>;
+export type ClaimRules = Pick<JwtConfig, 'issuer' | 'audience' | 'audienceStrict' | 'leewaySeconds'>;
 
 /**
  * Checks a decoded claims set the way jose 6's `jwtVerify` does with the handler's options
@@ -17,7 +17,8 @@ export type ClaimRules = Pick<JwtConfig, 'issuer' | 'audience' | 'leewaySeconds'
  * own `iat` rule, in the same order, so the first failure is the one jose would report:
  *
  * 1. presence of `iss`, then `aud` (when configured), then `exp` (RFC 7519 §4.1.4: required here);
- * 2. `iss` equals `issuer`; `aud` is `audience` or a list holding it (RFC 7519 §4.1.1, §4.1.3);
+ * 2. `iss` equals `issuer`; `aud` is `audience` or a list holding it (RFC 7519 §4.1.1, §4.1.3),
+ *    compared as URIs (see `audienceRefusal`; with `audienceStrict`, every entry names it);
  * 3. `iat` and `nbf` are numbers when present; `nbf` ≤ now + leeway; `exp` is a number and
  *    > now − leeway; then `iat` ≤ now + leeway (see {@link timeFailure}).
  *
@@ -29,7 +30,10 @@ export type ClaimRules = Pick<JwtConfig, 'issuer' | 'audience' | 'leewaySeconds'
 export function validateClaims(claims: Readonly<Record<string, unknown>>, rules: ClaimRules, nowSeconds: number): void {
   checkPresence(claims, rules);
   if (rules.issuer !== null && claims.iss !== rules.issuer) throw bearerError('issuer_mismatch');
-  if (rules.audience !== null && !hasAudience(claims.aud, rules.audience)) throw bearerError('audience_mismatch');
+  if (rules.audience !== null) {
+    const refusal = audienceRefusal(claims.aud, rules.audience, rules.audienceStrict);
+    if (refusal !== null) throw refusal;
+  }
   // jose refuses a clock that is not a finite number here, after iss and aud (a TypeError).
   if (!Number.isFinite(nowSeconds)) throw bearerError('token_malformed');
   const iat = numericDate(claims.iat);
@@ -68,12 +72,6 @@ function checkPresence(claims: Readonly<Record<string, unknown>>, rules: ClaimRu
   if (rules.issuer !== null && !Object.hasOwn(claims, 'iss')) throw bearerError('issuer_mismatch');
   if (rules.audience !== null && !Object.hasOwn(claims, 'aud')) throw bearerError('audience_mismatch');
   if (!Object.hasOwn(claims, 'exp')) throw bearerError('token_malformed');
-}
-
-/** A string equal to `audience`, or a list with an entry equal to it; entries of other types are ignored. */
-function hasAudience(aud: unknown, audience: string): boolean {
-  if (typeof aud === 'string') return aud === audience;
-  return Array.isArray(aud) && aud.includes(audience);
 }
 
 /** `undefined` when absent; a claim present but not a number is malformed (jose: `invalid`). */

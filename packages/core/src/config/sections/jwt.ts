@@ -77,6 +77,11 @@ export interface JwtProviderConfig {
   readonly discovery: boolean;
   readonly issuer: string | null;
   readonly audience: string | null;
+  /**
+   * `resource.audience_strict` (set from the `resource` section, never written here): every `aud`
+   * entry must name `audience`. Absent: one entry naming it is enough (RFC 8707).
+   */
+  readonly audienceStrict?: boolean;
   readonly algorithms: readonly JwtAlgorithm[];
   readonly leewaySeconds: number;
   readonly claims: ClaimsConfig;

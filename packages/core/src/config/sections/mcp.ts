@@ -18,6 +18,11 @@ export const mcpSchema = z
       .min(1, 'must be at least 1')
       .max(64 * MIB, 'must be at most 67108864 (64 MiB)')
       .default(MIB),
+    // `required` (SEP-2350): a challenge names the scopes the operation needs; `token_and_required`
+    // adds the token's own, for clients that replace their scope list with the challenge's.
+    challenge_scopes: z.enum(['required', 'token_and_required']).default('required'),
+    // `refuse`: a JSON array body is 400 (Streamable HTTP since 2025-06-18); `judge`: each message.
+    batches: z.enum(['refuse', 'judge']).default('refuse'),
   })
   .nullable()
   .default(null);
@@ -28,11 +33,20 @@ export interface McpConfig {
   readonly endpoint: string;
   /** The largest POST body read at `endpoint`; a larger one is 413. Default 1 MiB. */
   readonly maxBodyBytes: number;
+  /** What an `insufficient_scope` challenge's `scope` lists. Default `required`. */
+  readonly challengeScopes?: 'required' | 'token_and_required';
+  /** A JSON array body: refused whole (400, JSON-RPC -32600) or each message judged. Default `refuse`. */
+  readonly batches?: 'refuse' | 'judge';
 }
 
 export function toMcpConfig(raw: z.output<typeof mcpSchema>): McpConfig | null {
   if (raw === null) return null;
-  return { endpoint: raw.endpoint, maxBodyBytes: raw.max_body_bytes };
+  return {
+    endpoint: raw.endpoint,
+    maxBodyBytes: raw.max_body_bytes,
+    challengeScopes: raw.challenge_scopes,
+    batches: raw.batches,
+  };
 }
 
 /**

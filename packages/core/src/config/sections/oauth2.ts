@@ -36,6 +36,8 @@ export interface OAuth2Config extends SenderConstraintConfig {
   readonly issuer: string | null;
   /** When set, the answer's `aud` (a string, or a list of which one entry) must equal it. */
   readonly audience: string | null;
+  /** `resource.audience_strict`: every `aud` entry must name `audience` (see `JwtConfig`). */
+  readonly audienceStrict?: boolean;
   /** This API's client id at the provider; required in oauth2 mode. */
   readonly clientId: string | null;
   /** The variable holding the client secret. Default `OAUTH2_CLIENT_SECRET`. */

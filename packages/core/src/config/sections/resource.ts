@@ -14,6 +14,10 @@ export const resourceSchema = z
     identifier: url.refine((value) => !value.includes('#'), 'must not have a fragment'),
     name: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters').optional(),
     documentation: url.optional(),
+    // A token whose `aud` also names another resource is refused (RFC 8707 allows several).
+    audience_strict: z.boolean().default(false),
+    // Each adapter answers the RFC 9728 document itself; false: the app serves it.
+    serve_metadata: z.boolean().default(true),
   })
   .nullable()
   .default(null);
@@ -23,11 +27,21 @@ export interface ResourceConfig {
   readonly identifier: string;
   readonly name: string | null;
   readonly documentation: string | null;
+  /** `audience_strict`: every `aud` entry of a token must name `identifier`. Default `false`. */
+  readonly audienceStrict?: boolean;
+  /** `serve_metadata`: the adapters answer the metadata's well-known path. Default `true`. */
+  readonly serveMetadata?: boolean;
 }
 
 export function toResourceConfig(raw: z.output<typeof resourceSchema>): ResourceConfig | null {
   if (raw === null) return null;
-  return { identifier: raw.identifier, name: raw.name ?? null, documentation: raw.documentation ?? null };
+  return {
+    identifier: raw.identifier,
+    name: raw.name ?? null,
+    documentation: raw.documentation ?? null,
+    audienceStrict: raw.audience_strict,
+    serveMetadata: raw.serve_metadata,
+  };
 }
 
 /**
