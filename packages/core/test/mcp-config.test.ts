@@ -12,7 +12,12 @@ describe('mcp section and MCP keys of access', () => {
       mcp: { endpoint: '/mcp' },
       access: { 'POST /mcp': 'authenticated', ...TOOLS, 'MCP resources/read': { scopes: ['files:read'] } },
     });
-    expect(config.mcp).toEqual({ endpoint: '/mcp', maxBodyBytes: 1048576 });
+    expect(config.mcp).toEqual({
+      endpoint: '/mcp',
+      maxBodyBytes: 1048576,
+      allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+      allowedOrigins: [],
+    });
     expect(config.access['MCP tools/call *']).toBe('deny');
     expect(config.access['MCP resources/read']).toEqual({
       permissions: [],

@@ -112,7 +112,7 @@ function toAuthConfig(
     ...toAccessConfig(access),
     forwardAuth: toForwardAuthConfig(forwardAuth),
     resource: resourceConfig,
-    mcp: toMcpConfig(mcp),
+    mcp: toMcpConfig(mcp, resourceConfig?.identifier ?? null),
     revocation: toRevocationConfig(revocation),
     tls: toTlsConfig(tls),
     // Present only beside a mode package outside this repository: every other config keeps its shape.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SectionIssue } from '../fields.js';
+import { allowedHostsOf, allowedHostsSchema, allowedOriginsOf, allowedOriginsSchema } from './mcp-origins.js';
 
 // The top-level `mcp` section: the Streamable HTTP endpoint of an MCP server, whose POST bodies
 // authlayer reads and judges by the `"MCP <method> <name>"` keys of the `access` table.
@@ -18,6 +19,9 @@ export const mcpSchema = z
       .min(1, 'must be at least 1')
       .max(64 * MIB, 'must be at most 67108864 (64 MiB)')
       .default(MIB),
+    // DNS rebinding: the `Host` names and `Origin`s the endpoint answers (see mcp-origins.ts).
+    allowed_hosts: allowedHostsSchema,
+    allowed_origins: allowedOriginsSchema,
   })
   .nullable()
   .default(null);
@@ -28,11 +32,28 @@ export interface McpConfig {
   readonly endpoint: string;
   /** The largest POST body read at `endpoint`; a larger one is 413. Default 1 MiB. */
   readonly maxBodyBytes: number;
+  /**
+   * The `Host` names requests to `endpoint` and below may carry (lower case; `host` or `host:port`;
+   * an entry without a port matches any port). Default: the host name of `resource.identifier` and
+   * `localhost`, `127.0.0.1`, `[::1]`; without `resource`, the loopback names only. `["*"]`: any.
+   */
+  readonly allowedHosts: readonly string[];
+  /**
+   * The `Origin`s those requests may carry (a request without `Origin` passes). Default: the origin
+   * of `resource.identifier`; without `resource`, none. `["*"]`: any.
+   */
+  readonly allowedOrigins: readonly string[];
 }
 
-export function toMcpConfig(raw: z.output<typeof mcpSchema>): McpConfig | null {
+/** `mcp` as the engine reads it; `identifier`: `resource.identifier` (the defaults' host and origin). */
+export function toMcpConfig(raw: z.output<typeof mcpSchema>, identifier: string | null): McpConfig | null {
   if (raw === null) return null;
-  return { endpoint: raw.endpoint, maxBodyBytes: raw.max_body_bytes };
+  return {
+    endpoint: raw.endpoint,
+    maxBodyBytes: raw.max_body_bytes,
+    allowedHosts: allowedHostsOf(raw.allowed_hosts, identifier),
+    allowedOrigins: allowedOriginsOf(raw.allowed_origins, identifier),
+  };
 }
 
 /**
