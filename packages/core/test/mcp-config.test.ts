@@ -17,6 +17,8 @@ describe('mcp section and MCP keys of access', () => {
       maxBodyBytes: 1048576,
       challengeScopes: 'required',
       batches: 'refuse',
+      allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+      allowedOrigins: [],
     });
     expect(config.access['MCP tools/call *']).toBe('deny');
     expect(config.access['MCP resources/read']).toEqual({

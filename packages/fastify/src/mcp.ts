@@ -12,16 +12,49 @@ import { Readable } from 'node:stream';
 import { failed, refuse } from './reply.js';
 import { newScope, scopeOf } from './scope.js';
 
-// MCP servers on Fastify: a POST to `mcp.endpoint` (the route registered at that URL) has its body
-// read in `preParsing` (at most `mcp.max_body_bytes`: 413; not JSON: 400 with JSON-RPC's parse
-// error), handed on to Fastify's own JSON parser unchanged, and its messages judged by the engine
-// in `preValidation`, once `request.body` is parsed and the route's own rule held (`onRequest`).
+// MCP servers on Fastify: a POST to `mcp.endpoint` or below it (a route registered there, or a
+// wildcard such as `/mcp/*`) has its body read in `preParsing` (at most `mcp.max_body_bytes`: 413;
+// not JSON: 400 with JSON-RPC's parse error), handed on to Fastify's own JSON parser unchanged, and
+// its messages judged by the engine in `preValidation`, once `request.body` is parsed and the
+// route's own rule held (`onRequest`). Every request there has its `Host` and `Origin` checked
+// first, in an `onRequest` hook added before the plugin's own (the transport's DNS-rebinding rule).
+
+/**
+ * True for a request to `mcp.endpoint` or below: its path as sent, or the URL of the route Fastify
+ * chose (which its router options may have matched in another case or with other slashes).
+ */
+function covered(gate: McpGate, request: FastifyRequest): boolean {
+  const { url } = request;
+  const query = url.indexOf('?');
+  if (gate.covers(query === -1 ? url : url.slice(0, query))) return true;
+  const route = request.routeOptions.url;
+  return route !== undefined && gate.covers(route);
+}
 
 /** The gate that judges this request's body, or null. */
 function gateOf(generation: Generation, request: FastifyRequest): McpGate | null {
   const { mcp } = generation;
-  const url = request.routeOptions.url;
-  return mcp !== null && url !== undefined && mcp.judges(request.method, url) ? mcp : null;
+  return mcp !== null && request.method === 'POST' && covered(mcp, request) ? mcp : null;
+}
+
+/**
+ * The `Host` / `Origin` check of every request to `mcp.endpoint` or below, before authentication:
+ * add it before the hook that authenticates (Fastify runs `onRequest` hooks in order).
+ */
+export function addMcpHostCheck(app: FastifyInstance, current: () => Generation, logger: Logger): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const { mcp } = current();
+    if (mcp === null || !covered(mcp, request)) return done();
+    let answer: ReturnType<McpGate['refuseForeign']>;
+    try {
+      answer = mcp.refuseForeign(request.raw, newScope(request));
+    } catch (error) {
+      // Only an onDecision listener throws here.
+      return failed(logger, error, reply);
+    }
+    if (answer === null) return done();
+    refuse(answer, request, reply);
+  });
 }
 
 /** Adds the two hooks; `current` is the serving generation. */

@@ -24,7 +24,7 @@ import type {
 import fp from 'fastify-plugin';
 import { isMetadataRoute, serveMetadata } from './metadata.js';
 import { requireAccessWith, type AccessRuleInput } from './guards.js';
-import { addMcpHooks } from './mcp.js';
+import { addMcpHooks, addMcpHostCheck } from './mcp.js';
 import { failed, refuse } from './reply.js';
 import { planOfRequest, routePlanOf, unnamedKeys, unnamedKeysError, type RegisteredRoute } from './routes.js';
 import { SCOPE, newScope, scopeOf } from './scope.js';
@@ -160,6 +160,9 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
     if (scope?.holding === true) reportWhenAnswered(scope, reply.raw);
     done();
   };
+
+  // MCP's DNS-rebinding rule comes before any credential is looked at.
+  addMcpHostCheck(app, current, logger);
 
   // The access table, applied to the route Fastify chose: the generation is read once, when the
   // request arrives, and the request keeps it to the end. In the same turn when the engine answers

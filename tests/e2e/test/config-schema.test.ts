@@ -179,7 +179,12 @@ describe('@authlayer/core/config.schema.json', () => {
     expect(block).toBeDefined();
     const raw = parseYaml(block!, 'mcp.md');
     expect(validate(raw)).toBe(true);
-    expect(parseAuthConfig(raw).mcp).toEqual({ endpoint: '/mcp', maxBodyBytes: 1048576 });
+    expect(parseAuthConfig(raw).mcp).toEqual({
+      endpoint: '/mcp',
+      maxBodyBytes: 1048576,
+      allowedHosts: ['mcp.example.com', 'localhost', '127.0.0.1', '[::1]'],
+      allowedOrigins: ['https://mcp.example.com'],
+    });
   });
 
   it("docs/configuration.md's complete service config is apps/service/examples/several-modes.yaml", () => {

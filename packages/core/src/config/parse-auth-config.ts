@@ -115,7 +115,7 @@ function toAuthConfig(
     ...toAccessConfig(access),
     forwardAuth: toForwardAuthConfig(forwardAuth),
     resource: resourceConfig,
-    mcp: toMcpConfig(mcp),
+    mcp: toMcpConfig(mcp, resourceConfig?.identifier ?? null),
     // Present only when written: every other config keeps its shape.
     ...(scopes === null ? {} : { scopes: toScopesConfig(scopes) }),
     revocation: toRevocationConfig(revocation),

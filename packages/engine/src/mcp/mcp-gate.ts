@@ -2,7 +2,6 @@ import {
   AuthError,
   bearerError,
   isAuthError,
-  compileRouteKey,
   ForbiddenError,
   insufficientScopeChallenge,
   isRequirableName,
@@ -16,6 +15,8 @@ import { isScopeRefusal, joinScopeRefusals, neededScopes, ruleRefusal, withoutOf
 import { refusalAnswer, type Answer } from '../request/answer.js';
 import type { Flow } from '../request/decide.js';
 import { decisionOf, type RequestScope } from '../request/scope.js';
+import { createForeignCheck, refuseForeign } from './foreign-request.js';
+import { compileBelow } from './mcp-paths.js';
 import { messagesOf, mismatchedHeader, type McpMessage } from './mcp-messages.js';
 import { compileMcpTable, mcpEntriesFor } from './mcp-table.js';
 
@@ -24,14 +25,27 @@ export type McpVerdict = { readonly pass: true } | { readonly pass: false; reado
 
 /**
  * The MCP messages POSTed to `mcp.endpoint`: which requests carry them (`judges`), how large a body
- * may be (`maxBodyBytes`), and the judgement of a parsed body (`judge`). The adapter reads the
- * body; the engine decides.
+ * may be (`maxBodyBytes`), the judgement of a parsed body (`judge`), and the `Host` / `Origin`
+ * check of every request there (`refuseForeign`). The adapter reads the body; the engine decides.
  */
 export interface McpGate {
   readonly endpoint: string;
   readonly maxBodyBytes: number;
-  /** True for a POST to `mcp.endpoint` (matched as the table matches routes): its body is judged. */
+  /**
+   * True for a path a handler serving `mcp.endpoint` may receive: the endpoint's own and every path
+   * below it (`app.use('/mcp')` and `app.post('/mcp{/*rest}')` serve `/mcp/x` too), matched as the
+   * table matches routes (ASCII letters in either case, trailing slashes).
+   */
+  covers(path: string): boolean;
+  /** True for a POST to a path `covers`: its body is judged as MCP messages. */
   judges(method: string, path: string): boolean;
+  /**
+   * The transport's DNS-rebinding rule, for a request to a path `covers` (any method), before
+   * authentication: `null` when its `Host` and `Origin` are allowed (`mcp.allowed_hosts`,
+   * `mcp.allowed_origins`), else the 403 to write (`forbidden`, reason `host_not_allowed` or
+   * `origin_not_allowed`), its decision made through `scope`.
+   */
+  refuseForeign(request: AuthRequest, scope: RequestScope): Answer | null;
   /**
    * The verdict on a parsed body, once the route's own rule let the request through (`context`:
    * the caller, `undefined` on a `public` route): `Mcp-Method` / `Mcp-Name` against the body (400),
@@ -97,12 +111,18 @@ export function createMcpGate(
 ): McpGate | null {
   if (mcp === null) return null;
   const table = compileMcpTable(access);
-  const route = compileRouteKey(`POST ${mcp.endpoint}`);
   const challengeScopes = mcp.challengeScopes ?? 'required';
+  const covers = compileBelow(mcp.endpoint);
+  const foreign = createForeignCheck(mcp);
   return {
     endpoint: mcp.endpoint,
     maxBodyBytes: mcp.maxBodyBytes,
-    judges: (method, path) => method === 'POST' && route.matchPath(path) !== false,
+    covers,
+    judges: (method, path) => method === 'POST' && covers(path),
+    refuseForeign(request, scope) {
+      const reason = foreign(request);
+      return reason === null ? null : refuseForeign(flow, scope, reason);
+    },
     judge(body, request, context, scope) {
       if (Array.isArray(body) && mcp.batches !== 'judge') return BATCH_REFUSED;
       const messages = messagesOf(body);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SectionIssue } from '../fields.js';
+import { allowedHostsOf, allowedHostsSchema, allowedOriginsOf, allowedOriginsSchema } from './mcp-origins.js';
 
 // The top-level `mcp` section: the Streamable HTTP endpoint of an MCP server, whose POST bodies
 // authlayer reads and judges by the `"MCP <method> <name>"` keys of the `access` table.
@@ -23,6 +24,9 @@ export const mcpSchema = z
     challenge_scopes: z.enum(['required', 'token_and_required']).default('required'),
     // `refuse`: a JSON array body is 400 (Streamable HTTP since 2025-06-18); `judge`: each message.
     batches: z.enum(['refuse', 'judge']).default('refuse'),
+    // DNS rebinding: the `Host` names and `Origin`s the endpoint answers (see mcp-origins.ts).
+    allowed_hosts: allowedHostsSchema,
+    allowed_origins: allowedOriginsSchema,
   })
   .nullable()
   .default(null);
@@ -37,15 +41,29 @@ export interface McpConfig {
   readonly challengeScopes?: 'required' | 'token_and_required';
   /** A JSON array body: refused whole (400, JSON-RPC -32600) or each message judged. Default `refuse`. */
   readonly batches?: 'refuse' | 'judge';
+  /**
+   * The `Host` names requests to `endpoint` and below may carry (lower case; `host` or `host:port`;
+   * an entry without a port matches any port). Default: the host name of `resource.identifier` and
+   * `localhost`, `127.0.0.1`, `[::1]`; without `resource`, the loopback names only. `["*"]`: any.
+   */
+  readonly allowedHosts: readonly string[];
+  /**
+   * The `Origin`s those requests may carry (a request without `Origin` passes). Default: the origin
+   * of `resource.identifier`; without `resource`, none. `["*"]`: any.
+   */
+  readonly allowedOrigins: readonly string[];
 }
 
-export function toMcpConfig(raw: z.output<typeof mcpSchema>): McpConfig | null {
+/** `mcp` as the engine reads it; `identifier`: `resource.identifier` (the defaults' host and origin). */
+export function toMcpConfig(raw: z.output<typeof mcpSchema>, identifier: string | null): McpConfig | null {
   if (raw === null) return null;
   return {
     endpoint: raw.endpoint,
     maxBodyBytes: raw.max_body_bytes,
     challengeScopes: raw.challenge_scopes,
     batches: raw.batches,
+    allowedHosts: allowedHostsOf(raw.allowed_hosts, identifier),
+    allowedOrigins: allowedOriginsOf(raw.allowed_origins, identifier),
   };
 }
 
