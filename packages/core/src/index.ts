@@ -61,6 +61,7 @@ export type {
   ReloadConfig,
   McpConfig,
   ResourceConfig,
+  RedisSentinelStore,
   RevocationConfig,
   SenderConstraintConfig,
   TlsConfig,

@@ -19,7 +19,7 @@ export type { ForwardAuthConfig, IdentityField } from './sections/forward-auth.j
 export type { RateLimitConfig, ReloadConfig } from './sections/operations.js';
 export type { McpConfig } from './sections/mcp.js';
 export type { ResourceConfig } from './sections/resource.js';
-export type { RevocationConfig } from './sections/revocation.js';
+export type { RedisSentinelStore, RevocationConfig } from './sections/revocation.js';
 export type { RoleConfig } from './sections/roles.js';
 export type { ConstraintMode, SenderConstraintConfig } from './sections/sender-constraint.js';
 export type { TlsConfig } from './sections/tls.js';
