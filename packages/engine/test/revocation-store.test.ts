@@ -66,7 +66,7 @@ describe('a Redis that lost its data gets the list back from the replicas', () =
   async function listInRedis(): Promise<string[]> {
     const direct = new Redis(redis.url);
     try {
-      return await direct.zrange(REVOCATIONS_KEY, 0, -1);
+      return await direct.zrange(REVOCATIONS_KEY, '0', '-1');
     } finally {
       direct.disconnect();
     }
