@@ -1,5 +1,5 @@
 import type { AuthContext, Logger, RevocationConfig } from '@authlayer/core';
-import type { RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { RECONNECTING } from '../rate-limit/redis-store.js';
 import {
   loadRevocations,
@@ -76,6 +76,7 @@ export async function followRevocations(
   let attempt = 0;
   // The marker of the store the list was last loaded from (null: never loaded).
   let generation: string | null = null;
+  let primary: string | null = null;
   let retry: NodeJS.Timeout | undefined;
   let settle: () => void = () => {};
   const started = new Promise<void>((resolve) => (settle = resolve));
@@ -94,14 +95,23 @@ export async function followRevocations(
     );
   };
   // Before a load: a store whose marker is not the one the list came from gets the list back.
+  // A new primary (a failover) may have missed the last writes of the old one while the marker
+  // came through: a different address counts as a different store too.
   const restore = async (): Promise<void> => {
-    const current = await currentGeneration(client);
-    if (generation === null || current === generation) return void (generation ??= current);
+    const [current, address] = [await currentGeneration(client), addressOf(client)];
+    const known = generation === null || (current === generation && address === primary);
+    const before = [generation, primary] as const;
+    // Taken before the write-back: its reload message must not start another one.
+    [generation, primary] = [current, address];
+    if (known) return;
     const entries = list.inForce(now());
-    if (entries.length > 0) await writeBack(client, entries, now());
-    generation = current;
+    if (entries.length > 0)
+      await writeBack(client, entries, now()).catch((error: unknown) => {
+        [generation, primary] = before;
+        throw error;
+      });
     logger.warn(
-      `revocation.store: Redis lost the revocation list (a restart without persistence, FLUSHALL or a failover); wrote back the ${entries.length} entries in force here`,
+      `revocation.store: Redis lost the revocation list or is a new primary (a restart without persistence, FLUSHALL or a failover); wrote back the ${entries.length} entries in force here`,
     );
   };
   const load = async (mine: number): Promise<void> => {
@@ -180,6 +190,11 @@ export async function followRevocations(
       client.disconnect();
     },
   });
+}
+
+/** The address the command connection reached (the primary, behind Sentinel). */
+function addressOf(client: Redis): string {
+  return `${client.stream?.remoteAddress ?? ''}:${client.stream?.remotePort ?? ''}`;
 }
 
 /** The store's face: the list from memory, the commands through Redis. */
