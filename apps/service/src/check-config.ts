@@ -113,7 +113,10 @@ export async function checkConfig(
     },
     resource,
     mcp: toSnakeCase(mcp),
-    revocation: revocation === null ? null : { store: redactUrl(revocation.store) },
+    revocation:
+      revocation === null
+        ? null
+        : { store: typeof revocation.store === 'string' ? redactUrl(revocation.store) : revocation.store },
     tls: toSnakeCase(tls),
   };
 }

@@ -14,10 +14,12 @@ export async function runRevocationCommand(command: RevocationCommand, config: A
   if (config.revocation === null)
     throw new UsageError('the config has no revocation.store (add revocation: { store: redis://host:port/db })');
   let admin: Awaited<ReturnType<typeof connectRevocations>>;
+  const changes = command.verb !== 'list';
   try {
     admin = await connectRevocations(config.revocation);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    // Nothing was sent: for a change, say it was not made.
+    throw new UsageError(`${(error as Error).message}${changes ? '; the change was not applied' : ''}`);
   }
   try {
     switch (command.verb) {
@@ -35,8 +37,14 @@ export async function runRevocationCommand(command: RevocationCommand, config: A
       }
     }
   } catch (error) {
-    // ioredis's own message (a timeout, a closed connection) names no URL, but say it our way.
-    throw new UsageError(`revocation.store: Redis did not answer (${(error as Error).name})`);
+    // ioredis's own message (a timeout, a closed connection) names no URL, but say it our way. A
+    // change sent and not answered may have been made; one refused before sending was not.
+    const outcome = !changes
+      ? ''
+      : (error as Error).name === 'ChangeNotSent'
+        ? '; the change was not applied'
+        : '; the outcome is unknown (the change may have been applied); running it again is safe';
+    throw new UsageError(`revocation.store: Redis did not answer (${(error as Error).name})${outcome}`);
   } finally {
     admin.close();
   }

@@ -120,7 +120,11 @@ describe('revocation.store, three service processes on one redis-server', () => 
     expect(health.revocations).toBe('stale');
     expect((await fetch(`${replicas[0]!.url}/readyz`)).status).toBe(200);
     const refused = await cli(config, '--revoke', 'sub:x');
-    expect(refused).toEqual({ code: 1, stdout: '', stderr: 'authlayer: revocation.store: Redis is unreachable\n' });
+    expect(refused).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authlayer: revocation.store: Redis is unreachable; the change was not applied\n',
+    });
 
     await redis.restart();
     for (const replica of replicas) await replica.waitForLine(/revocation list is loaded again \(2 entries\)/);

@@ -64,6 +64,7 @@ export type {
   McpConfig,
   ResourceConfig,
   ScopesConfig,
+  RedisSentinelStore,
   RevocationConfig,
   SenderConstraintConfig,
   TlsConfig,

@@ -9,7 +9,35 @@ describe('revocation', () => {
     }
   });
 
+  it("takes Redis Sentinel: the sentinels (host:port) and the primary's name, db 0 unless given", () => {
+    const sentinels = ['10.0.0.5:26379', 'sentinel-b.internal:26380', '[::1]:26379'];
+    expect(parseAuthConfig({ auth: {}, revocation: { store: { sentinels, name: 'mymaster' } } }).revocation).toEqual({
+      store: { sentinels, name: 'mymaster', db: 0 },
+    });
+    expect(
+      parseAuthConfig({ auth: {}, revocation: { store: { sentinels, name: 'mymaster', db: 3 } } }).revocation,
+    ).toEqual({ store: { sentinels, name: 'mymaster', db: 3 } });
+  });
+
   it.each([
+    {
+      name: 'a sentinel without a port',
+      raw: { store: { sentinels: ['10.0.0.5'], name: 'mymaster' } },
+      path: 'revocation.store.sentinels[0]',
+      message: 'must be host:port, for example 10.0.0.5:26379',
+    },
+    {
+      name: 'no sentinels',
+      raw: { store: { sentinels: [], name: 'mymaster' } },
+      path: 'revocation.store.sentinels',
+      message: 'must list at least one sentinel (host:port)',
+    },
+    {
+      name: 'a Sentinel store without its name',
+      raw: { store: { sentinels: ['10.0.0.5:26379'] } },
+      path: 'revocation.store.name',
+      message: 'is required',
+    },
     {
       name: 'not redis',
       raw: { store: 'http://redis:6379' },

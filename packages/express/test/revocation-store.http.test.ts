@@ -190,9 +190,10 @@ describe('revocation.store redis:// (every replica enforces one list)', () => {
 
     await redis.kill();
     for (const target of [a, b, a, b]) expect(await statusOf(target, bearer(token))).toBe(401);
+    // Nothing was sent: the change was not applied, and the caller is told so.
     await expect(a.auth.revoke('sub:x')).rejects.toMatchObject({
       message:
-        'revocation.store: Redis did not answer in time; the outcome is unknown (the change may have been applied); calling it again is safe',
+        'revocation.store: Redis is unreachable; the change was not applied (nothing was sent); make it again once Redis is back',
     });
     await expect(b.auth.revocations()).rejects.toThrow('revocation.store: Redis did not answer');
     const warned = (logger: CaptureLogger) => logger.text.filter((line) => line.includes('Redis is unreachable'));

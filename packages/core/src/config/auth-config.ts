@@ -21,7 +21,7 @@ export type { RateLimitConfig, ReloadConfig } from './sections/operations.js';
 export type { McpConfig } from './sections/mcp.js';
 export type { ResourceConfig } from './sections/resource.js';
 export type { ScopesConfig } from './sections/scopes.js';
-export type { RevocationConfig } from './sections/revocation.js';
+export type { RedisSentinelStore, RevocationConfig } from './sections/revocation.js';
 export type { RoleConfig } from './sections/roles.js';
 export type { ConstraintMode, SenderConstraintConfig } from './sections/sender-constraint.js';
 export type { TlsConfig } from './sections/tls.js';

@@ -28,7 +28,7 @@ export async function connectRevocations(
   now: () => number = Date.now,
 ): Promise<RevocationAdmin> {
   const { openRevocationCommands } = await importWithPeers(
-    () => import('./revocation-store.js'),
+    () => import('./revocation-admin.js'),
     ['ioredis'],
     'revocation.store',
   );

@@ -16,14 +16,41 @@ export interface RevocationChange {
 }
 
 /**
+ * A change refused before anything was sent: Redis is down (or known not to answer), so the list
+ * in Redis is as it was. Told apart from a command sent and never answered, whose outcome is unknown.
+ */
+export class ChangeNotSent extends Error {
+  override readonly name = 'ChangeNotSent';
+  constructor() {
+    super('revocation.store: Redis is unreachable; the change was not applied (nothing was sent)');
+  }
+}
+
+/** True for a failure that proves nothing was sent (ours, or ioredis refusing to queue a command). */
+export function isChangeNotSent(error: unknown): boolean {
+  return (
+    error instanceof Error && (error.name === 'ChangeNotSent' || error.message.startsWith("Stream isn't writeable"))
+  );
+}
+
+/**
  * The list as one sorted set: a full load is one ZRANGEBYSCORE (an atomic snapshot, whatever else
  * the database holds), and an entry's end is its score, so listing and expiry need no SCAN and no
  * key per entry. Ended entries are pruned with each write; until then the score says they ended.
+ * A change is sent only while `isUp()`: else it is refused with {@link ChangeNotSent}.
  */
-export function revocationCommands(client: Redis, now: () => number): RevocationCommands {
+export function revocationCommands(
+  client: Redis,
+  now: () => number,
+  isUp: () => boolean = () => client.status === 'ready',
+): RevocationCommands {
   const publish = (change: RevocationChange) => JSON.stringify(change);
+  const send = () => {
+    if (!isUp()) throw new ChangeNotSent();
+  };
   return {
     async revoke(entry, ttlSeconds) {
+      send();
       const at = now();
       const until = at + ttlSeconds * 1000;
       await run(
@@ -36,6 +63,7 @@ export function revocationCommands(client: Redis, now: () => number): Revocation
       return { entry, expiresAt: new Date(until).toISOString() };
     },
     async unrevoke(entry) {
+      send();
       const [removed] = await run(
         client
           .multi()

@@ -16,6 +16,7 @@ import { isPromiseLike, splitChallenges } from '@authlayer/core/internal';
 import { importWithPeers } from '../load-rate-limits.js';
 import { refusedBy } from '../request/mode-tried.js';
 import { checkRevocationEntry, checkRevocationTtl, type Revocation, type RevokeOptions } from './revocation-entry.js';
+import { isChangeNotSent } from './revocation-commands.js';
 import type { RevocationState, RevocationStore } from './revocation-store.js';
 
 type Authenticate = (request: AuthRequest) => MaybePromise<AuthContext>;
@@ -101,6 +102,10 @@ export interface RevocationApi {
   revocations(): Promise<Revocation[]>;
 }
 
+const NOT_SENT =
+  'Redis is unreachable; the change was not applied (nothing was sent); make it again once Redis is back';
+const UNKNOWN =
+  'Redis did not answer in time; the outcome is unknown (the change may have been applied); calling it again is safe';
 const NOT_CONFIGURED = 'revocation.store is not configured: add a revocation section with a redis:// store';
 
 /**
@@ -113,17 +118,14 @@ export function revocationApi(flow: RevocationFlow | null): RevocationApi {
     return flow.store;
   };
   // ioredis's own messages ("Stream isn't writeable ...") say little to a caller: one of ours. A
-  // change that timed out may still have been applied (a paused Redis runs the queued command when
-  // it goes on), so it is never called unchanged; revoke and unrevoke are idempotent, so say so.
+  // change never sent (Redis down, or known not to answer) was not applied; one sent and not
+  // answered may still be (a paused Redis runs the queued command when it goes on), so it is never
+  // called unchanged; revoke and unrevoke are idempotent, so say so.
   const failed = (message: string) => (error: unknown) => {
     throw new Error(`revocation.store: ${message}`, { cause: error });
   };
   const change = <T>(call: Promise<T>): Promise<T> =>
-    call.catch(
-      failed(
-        'Redis did not answer in time; the outcome is unknown (the change may have been applied); calling it again is safe',
-      ),
-    );
+    call.catch((error: unknown) => failed(isChangeNotSent(error) ? NOT_SENT : UNKNOWN)(error));
   const read = <T>(call: Promise<T>): Promise<T> => call.catch(failed('Redis did not answer; nothing was read'));
   return {
     revoke: async (entry, options = {}) => {

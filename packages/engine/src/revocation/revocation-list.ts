@@ -23,6 +23,8 @@ export interface RevocationList {
   finishLoad(snapshot: Iterable<readonly [string, number]>): void;
   /** The load failed: the list stays as it is. */
   abortLoad(): void;
+  /** The entries that have not ended at `nowMs`, with their ends (what a store that lost its data is given back). */
+  inForce(nowMs: number): [string, number][];
   readonly size: number;
 }
 
@@ -64,6 +66,7 @@ export function createRevocationList(): RevocationList {
     abortLoad() {
       told = null;
     },
+    inForce: (nowMs) => [...entries].filter(([, until]) => nowMs < until),
     get size() {
       return entries.size;
     },

@@ -1,5 +1,5 @@
-import type { AuthContext, Logger } from '@authlayer/core';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { AuthContext, Logger, RevocationConfig } from '@authlayer/core';
+import type { Redis, RedisOptions } from 'ioredis';
 import { RECONNECTING } from '../rate-limit/redis-store.js';
 import {
   loadRevocations,
@@ -8,8 +8,11 @@ import {
   REVOCATIONS_CHANNEL,
   revocationCommands,
 } from './revocation-commands.js';
+import { openStoreConnection } from './revocation-connection.js';
 import type { RevocationCommands } from './revocation-entry.js';
-import { createRevocationList } from './revocation-list.js';
+import { currentGeneration, GENERATION_KEY, RELOAD_MESSAGE, writeBack } from './revocation-generation.js';
+import { startHeartbeat } from './revocation-heartbeat.js';
+import { createRevocationList, type RevocationList } from './revocation-list.js';
 
 /** `loaded`: the list is current; `stale`: Redis is down, the last list known is enforced; `unavailable`: never loaded. */
 export type RevocationState = 'loaded' | 'stale' | 'unavailable';
@@ -26,8 +29,12 @@ export interface RevocationStore extends RevocationCommands {
   close(): void;
 }
 
-const CONNECTION: RedisOptions = {
+/** The options of every revocation connection. */
+export const CONNECTION: RedisOptions = {
   ...RECONNECTING,
+  // Back within half a second of Redis's return, so a store that lost its data gets the list back
+  // within a second (RECONNECTING waits up to 2 s between attempts).
+  retryStrategy: (times) => Math.min(times * 100, 500),
   // Bounds a full load too: a list of a hundred thousand entries loads in well under this.
   commandTimeout: 2000,
 };
@@ -35,18 +42,27 @@ const CONNECTION: RedisOptions = {
 const RELOAD_RETRY_MS = 200;
 /** The longest start-up waits for the first load. */
 const START_WAIT_MS = 5000;
+/** Redis is asked for its generation marker this often, and counts as down past the deadline: at most 3 s. */
+const HEARTBEAT = { everyMs: 1000, withinMs: 2000 };
 
 /**
- * Follows the list at `url`: subscribes to its changes, then loads it in full, and does both
+ * Follows the list at `store`: subscribes to its changes, then loads it in full, and does both
  * again each time the subscription comes back, so a change made while it was away is never
- * missed. Waits for the first load (or the first failure to connect): a service that starts with
- * Redis up enforces the list from its first request; one that starts with Redis down goes on, with
- * a warning. One warning per outage (the known entries stay enforced) and one line when the list
- * is loaded again; never the URL (it may hold a password).
+ * missed. A store whose generation marker is missing or new lost its data: the entries this
+ * replica holds are written back before the load, so no replica adopts an empty list. A heartbeat
+ * tells a Redis that stopped answering with its connection open, and sees a FLUSHALL.
+ * Waits for the first load (or the first failure to connect): a service that starts with Redis up
+ * enforces the list from its first request; one that starts with Redis down goes on, with a
+ * warning. One warning per outage (the known entries stay enforced) and one line when the list is
+ * loaded again; never the URL (it may hold a password).
  */
-export async function followRevocations(url: string, logger: Logger, now: () => number): Promise<RevocationStore> {
-  const client = new Redis(url, CONNECTION);
-  const subscriber = new Redis(url, { ...CONNECTION, autoResubscribe: false });
+export async function followRevocations(
+  store: RevocationConfig['store'],
+  logger: Logger,
+  now: () => number,
+): Promise<RevocationStore> {
+  const client = openStoreConnection(store, CONNECTION);
+  const subscriber = openStoreConnection(store, { ...CONNECTION, autoResubscribe: false });
   const list = createRevocationList();
   const listeners: (() => void)[] = [];
   // A listener's failure must not stop the list from following Redis: it is the listener's to log.
@@ -56,7 +72,11 @@ export async function followRevocations(url: string, logger: Logger, now: () => 
   let state: RevocationState = 'unavailable';
   let warned = false;
   let closed = false;
+  let silent = false;
   let attempt = 0;
+  // The marker of the store the list was last loaded from (null: never loaded).
+  let generation: string | null = null;
+  let primary: string | null = null;
   let retry: NodeJS.Timeout | undefined;
   let settle: () => void = () => {};
   const started = new Promise<void>((resolve) => (settle = resolve));
@@ -74,12 +94,33 @@ export async function followRevocations(url: string, logger: Logger, now: () => 
         : 'revocation.store: Redis is unreachable; the revocation list is not loaded (/readyz: revocations unavailable) until it is back',
     );
   };
+  // Before a load: a store whose marker is not the one the list came from gets the list back.
+  // A new primary (a failover) may have missed the last writes of the old one while the marker
+  // came through: a different address counts as a different store too.
+  const restore = async (): Promise<void> => {
+    const [current, address] = [await currentGeneration(client), addressOf(client)];
+    const known = generation === null || (current === generation && address === primary);
+    const before = [generation, primary] as const;
+    // Taken before the write-back: its reload message must not start another one.
+    [generation, primary] = [current, address];
+    if (known) return;
+    const entries = list.inForce(now());
+    if (entries.length > 0)
+      await writeBack(client, entries, now()).catch((error: unknown) => {
+        [generation, primary] = before;
+        throw error;
+      });
+    logger.warn(
+      `revocation.store: Redis lost the revocation list or is a new primary (a restart without persistence, FLUSHALL or a failover); wrote back the ${entries.length} entries in force here`,
+    );
+  };
   const load = async (mine: number): Promise<void> => {
     const again = () => void (retry = setTimeout(() => void load(mine), RELOAD_RETRY_MS).unref());
     // The two connections come up one after the other: wait for the command connection.
     if (client.status !== 'ready') return again();
     list.beginLoad();
     try {
+      await restore();
       const snapshot = pairsOf(await loadRevocations(client, now()));
       if (mine !== attempt) return list.abortLoad();
       list.finishLoad(snapshot);
@@ -97,11 +138,12 @@ export async function followRevocations(url: string, logger: Logger, now: () => 
         ? `revocation.store: Redis is reachable; the revocation list is loaded again (${list.size} entries)`
         : `revocation.store: the revocation list is loaded (${list.size} entries)`,
     );
-    state = 'loaded';
-    warned = false;
+    [state, warned, silent] = ['loaded', false, false];
     settle();
   };
+  const reload = () => void (closed || load(++attempt));
   subscriber.on('message', (_channel: string, message: string) => {
+    if (message === RELOAD_MESSAGE) return reload();
     const change = parseChange(message);
     if (change === null) return;
     list.apply(change.entry, change.until);
@@ -118,45 +160,60 @@ export async function followRevocations(url: string, logger: Logger, now: () => 
     if (subscriber.status !== 'ready') outage();
   });
   client.on('error', () => {});
+  const heartbeat = startHeartbeat(
+    () => (client.status === 'ready' && !closed ? client.get(GENERATION_KEY) : null),
+    {
+      answered: (marker) => {
+        // Back from silence, or the marker changed under a loaded list (FLUSHALL): load again.
+        if (silent || (state === 'loaded' && generation !== null && marker !== generation)) reload();
+      },
+      silent: () => {
+        if (!silent) outage();
+        silent = true;
+      },
+    },
+    HEARTBEAT.everyMs,
+    HEARTBEAT.withinMs,
+  );
   // A bound on the wait, whatever happens: start-up goes on, and /readyz tells.
   setTimeout(settle, START_WAIT_MS).unref();
   await started;
+  return storeOf(list, changed, listeners, () => state, {
+    commands: revocationCommands(client, now, () => client.status === 'ready' && !silent),
+    now,
+    close() {
+      closed = true;
+      attempt += 1;
+      clearTimeout(retry);
+      heartbeat.stop();
+      subscriber.disconnect();
+      client.disconnect();
+    },
+  });
+}
+
+/** The address the command connection reached (the primary, behind Sentinel). */
+function addressOf(client: Redis): string {
+  return `${client.stream?.remoteAddress ?? ''}:${client.stream?.remotePort ?? ''}`;
+}
+
+/** The store's face: the list from memory, the commands through Redis. */
+function storeOf(
+  list: RevocationList,
+  changed: () => void,
+  listeners: (() => void)[],
+  state: () => RevocationState,
+  parts: { commands: RevocationCommands; now: () => number; close(): void },
+): RevocationStore {
   return {
-    ...revocationCommands(client, now),
-    isRevoked: (context) => list.isRevoked(context, now()),
+    ...parts.commands,
+    isRevoked: (context) => list.isRevoked(context, parts.now()),
     apply: (entry, until) => {
       list.apply(entry, until);
       changed();
     },
     onChange: (listener) => void listeners.push(listener),
-    state: () => state,
-    close() {
-      closed = true;
-      attempt += 1;
-      clearTimeout(retry);
-      subscriber.disconnect();
-      client.disconnect();
-    },
+    state,
+    close: parts.close,
   };
-}
-
-/**
- * A connection for changing and listing the list, with no copy, no subscription, no reconnection
- * (see `connectRevocations`).
- *
- * @throws Error when Redis cannot be reached (the message never holds the URL)
- */
-export async function openRevocationCommands(
-  url: string,
-  now: () => number,
-): Promise<RevocationCommands & { close(): void }> {
-  const client = new Redis(url, { ...CONNECTION, retryStrategy: () => null, lazyConnect: true });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-  } catch {
-    client.disconnect();
-    throw new Error('revocation.store: Redis is unreachable');
-  }
-  return { ...revocationCommands(client, now), close: () => client.disconnect() };
 }
