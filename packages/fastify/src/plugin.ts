@@ -25,7 +25,8 @@ import fp from 'fastify-plugin';
 import { requireAccessWith, type AccessRuleInput } from './guards.js';
 import { addMcpHooks } from './mcp.js';
 import { failed, refuse } from './reply.js';
-import { planOfRequest, routePlanOf, unnamedKeys, unnamedKeysError, type RegisteredRoute } from './routes.js';
+import { RouteBook } from './route-book.js';
+import { planOfRequest, routePlanOf, unnamedKeys, unnamedKeysError } from './routes.js';
 import { SCOPE, newScope, scopeOf } from './scope.js';
 
 declare module 'fastify' {
@@ -109,7 +110,8 @@ function fastifyLogger(app: FastifyInstance): Logger {
 const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
   const { config, checkReload, logger: given, ...engineOptions } = options;
   const logger = given ?? fastifyLogger(app);
-  const routes: RegisteredRoute[] = [];
+  const book = new RouteBook();
+  const { routes } = book;
   let ready = false;
   const engine = await createEngine(config, {
     ...engineOptions,
@@ -124,10 +126,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
   });
   const current = engine.current;
 
-  app.addHook('onRoute', (route) => {
-    const methods = new Set([route.method].flat().map((method) => method.toUpperCase()));
-    routes.push({ methods, url: route.url });
-  });
+  app.addHook('onRoute', (route) => book.record(route));
   app.addHook('onReady', async () => {
     const unnamed = unnamedKeys(current().table.entries, routes);
     if (unnamed.length > 0) throw unnamedKeysError(unnamed);
@@ -161,7 +160,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
   app.addHook('onRequest', (request, reply, done) => {
     const generation = current();
     const scope = newScope(request);
-    const made = routePlanOf(generation, request.method, request.routeOptions.url);
+    const made = routePlanOf(generation, book, request.method, request.routeOptions.url);
     let outcome: ReturnType<typeof decide>;
     try {
       const step = generation.step(planOfRequest(made, request.params), scope);
@@ -211,7 +210,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
           request: request.raw,
           requestId: request.id,
           // The route Fastify chose, judged by each new generation's table as its hook would.
-          planOf: (generation) => planOfRequest(routePlanOf(generation, method, url), params),
+          planOf: (generation) => planOfRequest(routePlanOf(generation, book, method, url), params),
         },
         end,
       );
