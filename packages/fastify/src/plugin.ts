@@ -14,7 +14,6 @@ import {
   type RevokeOptions,
 } from '@authlayer/engine/internal';
 import type {
-  FastifyInstance,
   FastifyPluginAsync,
   FastifyReply,
   FastifyRequest,
@@ -22,6 +21,7 @@ import type {
   preHandlerHookHandler,
 } from 'fastify';
 import fp from 'fastify-plugin';
+import { appLogger } from './app-logger.js';
 import { requireAccessWith, type AccessRuleInput } from './guards.js';
 import { addMcpHooks } from './mcp.js';
 import { failed, refuse } from './reply.js';
@@ -47,7 +47,10 @@ declare module 'fastify' {
 export interface AuthlayerOptions extends Omit<EngineOptions, 'checkReload' | 'logger'> {
   /** A config from `loadConfig`/`parseAuthConfig`, or the same shape as a plain object. */
   readonly config: AuthConfig | object;
-  /** Default: Fastify's own logger (`app.log`). */
+  /**
+   * Default: Fastify's own logger (`app.log`); a warning or an error it would not write (the
+   * default `Fastify()` has no logger) goes to stderr.
+   */
   readonly logger?: Logger;
   /**
    * Asked before a reloaded config serves; throwing refuses the reload as a broken config would.
@@ -98,18 +101,9 @@ export interface AuthlayerApi {
   readonly heldConnections: number;
 }
 
-/** Fastify's logger as core's Logger: one message per line. */
-function fastifyLogger(app: FastifyInstance): Logger {
-  return {
-    info: (message) => app.log.info(message),
-    warn: (message) => app.log.warn(message),
-    error: (message) => app.log.error(message),
-  };
-}
-
 const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
   const { config, checkReload, logger: given, ...engineOptions } = options;
-  const logger = given ?? fastifyLogger(app);
+  const logger = given ?? appLogger(app);
   const book = new RouteBook();
   const { routes } = book;
   let ready = false;

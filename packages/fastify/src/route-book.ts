@@ -6,7 +6,7 @@
 // and `HEAD /api/`. No rule on URLs alone (strip a `/`, add one) holds for every setting, so a HEAD
 // route is tied to its GET route by identity: Fastify reports the HEAD routes it adds right after
 // the GET route, with the very handler function the app gave for it. Such a HEAD route is under
-// the keys of its GET route's URL as well as those of its own (more keys only ever add checks).
+// the keys of its GET route's URL as well as those of its own URL (every key that names it applies).
 // An `onRoute` hook that replaces handlers, run before the plugin's, hides the tie: docs/fastify.md
 // asks for the plugin to be registered first.
 
