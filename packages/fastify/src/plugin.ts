@@ -14,7 +14,6 @@ import {
   type RevokeOptions,
 } from '@authlayer/engine/internal';
 import type {
-  FastifyInstance,
   FastifyPluginAsync,
   FastifyReply,
   FastifyRequest,
@@ -22,11 +21,13 @@ import type {
   preHandlerHookHandler,
 } from 'fastify';
 import fp from 'fastify-plugin';
+import { appLogger } from './app-logger.js';
 import { isMetadataRoute, serveMetadata } from './metadata.js';
 import { requireAccessWith, type AccessRuleInput } from './guards.js';
 import { addMcpHooks, addMcpHostCheck } from './mcp.js';
 import { failed, refuse } from './reply.js';
-import { planOfRequest, routePlanOf, unnamedKeys, unnamedKeysError, type RegisteredRoute } from './routes.js';
+import { RouteBook } from './route-book.js';
+import { planOfRequest, routePlanOf, unnamedKeys, unnamedKeysError } from './routes.js';
 import { SCOPE, newScope, scopeOf } from './scope.js';
 
 declare module 'fastify' {
@@ -47,7 +48,10 @@ declare module 'fastify' {
 export interface AuthlayerOptions extends Omit<EngineOptions, 'checkReload' | 'logger'> {
   /** A config from `loadConfig`/`parseAuthConfig`, or the same shape as a plain object. */
   readonly config: AuthConfig | object;
-  /** Default: Fastify's own logger (`app.log`). */
+  /**
+   * Default: Fastify's own logger (`app.log`); a warning or an error it would not write (the
+   * default `Fastify()` has no logger) goes to stderr.
+   */
   readonly logger?: Logger;
   /**
    * Asked before a reloaded config serves; throwing refuses the reload as a broken config would.
@@ -98,19 +102,11 @@ export interface AuthlayerApi {
   readonly heldConnections: number;
 }
 
-/** Fastify's logger as core's Logger: one message per line. */
-function fastifyLogger(app: FastifyInstance): Logger {
-  return {
-    info: (message) => app.log.info(message),
-    warn: (message) => app.log.warn(message),
-    error: (message) => app.log.error(message),
-  };
-}
-
 const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
   const { config, checkReload, logger: given, ...engineOptions } = options;
-  const logger = given ?? fastifyLogger(app);
-  const routes: RegisteredRoute[] = [];
+  const logger = given ?? appLogger(app);
+  const book = new RouteBook();
+  const { routes } = book;
   let ready = false;
   const engine = await createEngine(config, {
     ...engineOptions,
@@ -125,10 +121,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
   });
   const current = engine.current;
 
-  app.addHook('onRoute', (route) => {
-    const methods = new Set([route.method].flat().map((method) => method.toUpperCase()));
-    routes.push({ methods, url: route.url });
-  });
+  app.addHook('onRoute', (route) => book.record(route));
   app.addHook('onReady', async () => {
     const unnamed = unnamedKeys(current().table.entries, routes);
     if (unnamed.length > 0) throw unnamedKeysError(unnamed);
@@ -171,7 +164,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
     if (isMetadataRoute(request)) return done();
     const generation = current();
     const scope = newScope(request);
-    const made = routePlanOf(generation, request.method, request.routeOptions.url);
+    const made = routePlanOf(generation, book, request.method, request.routeOptions.url);
     let outcome: ReturnType<typeof decide>;
     try {
       const step = generation.step(planOfRequest(made, request.params), scope);
@@ -221,7 +214,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
           request: request.raw,
           requestId: request.id,
           // The route Fastify chose, judged by each new generation's table as its hook would.
-          planOf: (generation) => planOfRequest(routePlanOf(generation, method, url), params),
+          planOf: (generation) => planOfRequest(routePlanOf(generation, book, method, url), params),
         },
         end,
       );

@@ -1,18 +1,11 @@
 import { ConfigError, type AccessDefault } from '@authlayer/core';
 import { planFor, type Generation, type Plan, type TableEntry } from '@authlayer/engine/internal';
+import type { RegisteredRoute, RouteBook } from './route-book.js';
 
 // How `access` keys name Fastify's routes: by the method and the URL as the route was registered
 // (its prefix included), never by matching the request's path. Fastify's router decides which
 // route a request reaches (its case, trailing slash and duplicate slash options); the keys that
 // name that route apply.
-
-/** A route the app registered, as Fastify's `onRoute` hook tells it. */
-export interface RegisteredRoute {
-  /** Upper-case methods (a route of several methods is one route). */
-  readonly methods: ReadonlySet<string>;
-  /** The URL as registered, prefix included (`/reports/:id`, `/files/*`). */
-  readonly url: string;
-}
 
 /**
  * The URL of a Fastify route that a key's pattern names: the pattern itself, or, for a pattern that
@@ -32,6 +25,11 @@ function namesUrl(entry: TableEntry, url: string): boolean {
 function coversMethod(entry: TableEntry, method: string): boolean {
   const named = entry.route.method;
   return named === '*' || named === method || (method === 'HEAD' && named === 'GET');
+}
+
+/** The entries that name a route reached by `method` whose keys are those of `urls`. */
+function entriesNaming(entries: readonly TableEntry[], method: string, urls: readonly string[]): TableEntry[] {
+  return entries.filter((entry) => coversMethod(entry, method) && urls.some((url) => namesUrl(entry, url)));
 }
 
 /** The `access` keys that name no registered route: each is a rule that guards nothing. */
@@ -70,9 +68,15 @@ const plans = new WeakMap<Generation, Map<string, RoutePlan>>();
 
 /**
  * The plan of the route a request reached: `url` is the route's URL as registered (`undefined`
- * when the request reached no route: then `access.default` decides).
+ * when the request reached no route: then `access.default` decides); `book` tells which other
+ * URLs' keys name it (a HEAD route Fastify added for a GET route at another URL).
  */
-export function routePlanOf(generation: Generation, method: string, url: string | undefined): RoutePlan {
+export function routePlanOf(
+  generation: Generation,
+  book: RouteBook,
+  method: string,
+  url: string | undefined,
+): RoutePlan {
   let byRoute = plans.get(generation);
   if (byRoute === undefined) {
     byRoute = new Map();
@@ -82,10 +86,7 @@ export function routePlanOf(generation: Generation, method: string, url: string 
   let made = byRoute.get(id);
   if (made === undefined) {
     const fallback = generation.config.accessPolicy.default ?? 'authenticated';
-    const entries =
-      url === undefined
-        ? []
-        : generation.table.entries.filter((entry) => coversMethod(entry, method) && namesUrl(entry, url));
+    const entries = url === undefined ? [] : entriesNaming(generation.table.entries, method, book.urlsOf(method, url));
     const tenant = entries.some((entry) => typeof entry.value === 'object' && entry.value.tenantParam !== null);
     made = {
       plan: planFor(
