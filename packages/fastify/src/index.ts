@@ -11,6 +11,7 @@ export type {
   DecisionListener,
   DecisionOutcome,
   OpenApiSecurity,
+  PolicyDiff,
   ReloadEvent,
   ReloadState,
   Revocation,

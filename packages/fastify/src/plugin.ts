@@ -164,7 +164,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
     const made = routePlanOf(generation, request.method, request.routeOptions.url);
     let outcome: ReturnType<typeof decide>;
     try {
-      const step = generation.step(planOfRequest(made, request.params), scope);
+      const step = generation.step(planOfRequest(made, request.params), scope, request.raw as EngineRequest);
       if (step.kind === 'public') return done();
       if (step.kind === 'denied') return apply(step.outcome, request, reply, done);
       outcome = decide(step.flow, request.raw as EngineRequest, scope);
