@@ -12,6 +12,8 @@ export type {
   DecisionOutcome,
   OpenApiSecurity,
   PolicyDiff,
+  PolicyVerdict,
+  TraceEntry,
   ReloadEvent,
   ReloadState,
   Revocation,

@@ -9,6 +9,7 @@ import {
   type EngineOptions,
   type OpenApiSecurity,
   type Outcome,
+  type PolicyVerdict,
   type ReloadState,
   type Revocation,
   type RevokeOptions,
@@ -23,6 +24,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { requireAccessWith, type AccessRuleInput } from './guards.js';
+import { explainWith } from './explain.js';
 import { addMcpHooks } from './mcp.js';
 import { failed, refuse } from './reply.js';
 import { planOfRequest, routePlanOf, unnamedKeys, unnamedKeysError, type RegisteredRoute } from './routes.js';
@@ -93,6 +95,13 @@ export interface AuthlayerApi {
    * `AuthMiddleware.hold`. Returns the release: call it when the connection closes.
    */
   hold(request: FastifyRequest, end: (reason: string) => void): () => void;
+  /**
+   * Explains what the `access` table makes of `request` (the route Fastify chose), with its real
+   * credentials verified by the serving modes: every key that applied, in order, with its verdict
+   * and the field that decided, then the answer; as `AuthMiddleware.explain`. Not the request's
+   * decision: nothing is reported or counted, `request.auth` is left as it is.
+   */
+  explain(request: FastifyRequest): Promise<PolicyVerdict>;
   /** How many requests `hold` holds now. */
   readonly heldConnections: number;
 }
@@ -216,6 +225,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
         end,
       );
     },
+    explain: explainWith(current),
     get heldConnections() {
       return engine.held();
     },
