@@ -7,7 +7,9 @@
 //
 //   pnpm --filter @authlayer/bench feature-cost        (after a build; redis-server on the PATH
 //                                                      for the revocation rows, else skipped)
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import express from 'express';
 import { createAuthMiddleware } from '@authlayer/express';
 import { accessTable50, ENV } from './contenders.mjs';
@@ -105,8 +107,18 @@ try {
 }
 const revocation = redis === null ? null : { revocation: { store: redis.url } };
 
+// access.candidate: the same 50-entry table as a candidate (it agrees: no line, no count), so
+// the row is what judging a second table costs every request.
+const candidateFile = join(await mkdtemp(join(tmpdir(), 'bench-candidate-')), 'candidate.json');
+await writeFile(candidateFile, JSON.stringify(accessTable50()));
+
 /** [feature, with, without]: each a decision made by `decisionOf`. */
 const PAIRS = [
+  [
+    'access.candidate, 50 entries beside 50 (API key)',
+    decisionOf({ ...one, access: { ...accessTable50(), candidate: candidateFile } }, apiKeyHeaders, { access: true }),
+    decisionOf({ ...one, access: accessTable50() }, apiKeyHeaders, { access: true }),
+  ],
   [
     'auth.access, 50 entries (API key)',
     decisionOf({ ...one, access: accessTable50() }, apiKeyHeaders, { access: true }),
@@ -178,8 +190,14 @@ async function bareMicroseconds() {
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const bare = await bareMicroseconds();
 const rows = [];
+// ONLY=<text>: the rows whose feature contains it (the others are built, then closed).
+const only = process.env.ONLY;
 for (const [feature, withIt, without] of PAIRS) {
   const [a, b] = await Promise.all([withIt, without]);
+  if (only !== undefined && !feature.includes(only)) {
+    await Promise.all([a.auth.close(), b.auth.close()]);
+    continue;
+  }
   const samples = { with: [], without: [] };
   await nsPerCall(a); // warm-up, both
   await nsPerCall(b);

@@ -52,8 +52,10 @@ export interface Generation {
    * What to do with a request whose plan the adapter made itself (Fastify: with `planFor` over the
    * entries whose keys name the route the framework chose, once per route): as `access` after it
    * matched the table. Sets `scope.plan` when rules are to be checked once the caller is known.
+   * `request`: for `access.candidate`, whose keys are matched to its method and URL's path as
+   * `access` matches them (a candidate names no registered route yet); without it, not asked.
    */
-  step(plan: Plan, scope: RequestScope): AccessStep;
+  step(plan: Plan, scope: RequestScope, request?: EngineRequest): AccessStep;
   /** What the table asks of a request to `method` and `path`, for documentation such as OpenAPI. */
   accessFor(method: string, path: string): { authentication: 'none' | 'optional' | 'required'; mayRefuse: boolean };
   resourceMetadata(): { readonly url: string; readonly document: Readonly<Record<string, unknown>> } | null;
@@ -149,14 +151,13 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     table,
     auth: { ...base, authenticate, optional: null },
     optional: { ...base, authenticate, optional: optionalHeaders },
-    access: (method, path, request, scope) => {
-      const plan = planOf(table, method, path, request, fallback);
-      const stepped = step(plan, scope);
-      if (candidate !== null) judgeBeside(candidate, { method, path, request, plan, stepped }, scope);
-      return stepped;
-    },
+    access: (method, path, request, scope) =>
+      judged(planOf(table, method, path, request, fallback), scope, method, path, request),
     plan: (method, path, request) => planOf(table, method, path, request, fallback),
-    step,
+    step: (plan, scope, request) =>
+      candidate === null || request === undefined
+        ? stepOf(plan, scope)
+        : judged(plan, scope, request.method, pathOf(request.url), request),
     accessFor: (method, path) => {
       const plan = planFor(matchEntries(table, method, path), fallback);
       // A rule that only asks for a step-up refuses with a 401, never a 403.
@@ -169,7 +170,14 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     mcp: createMcpGate(config.mcp, config.access, required),
   };
 
-  function step(plan: Plan, scope: RequestScope): AccessStep {
+  /** The step, and the candidate judged beside it: both adapters' one way in (`access`, `step`). */
+  function judged(plan: Plan, scope: RequestScope, method: string, path: string, request: AuthRequest): AccessStep {
+    const stepped = stepOf(plan, scope);
+    if (candidate !== null) judgeBeside(candidate, { method, path, request, plan, stepped }, scope);
+    return stepped;
+  }
+
+  function stepOf(plan: Plan, scope: RequestScope): AccessStep {
     if (plan.denied && !reportOnly) {
       const denied = forbid(required, scope, { error: ROUTE_DENIED, route: plan.deniedBy! }, null);
       return { kind: 'denied', outcome: denied };
@@ -187,6 +195,13 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
 }
 
 const PUBLIC: AccessStep = Object.freeze({ kind: 'public' });
+
+/** The path of a request's URL, without its query. */
+function pathOf(url: string | undefined): string {
+  const whole = url ?? '/';
+  const query = whole.indexOf('?');
+  return query === -1 ? whole : whole.slice(0, query);
+}
 
 /**
  * The authentication of each subset of `auth.mode` that a route's `modes` may leave, made when a

@@ -42,3 +42,5 @@ export type { McpGate, McpVerdict } from './mcp/mcp-gate.js';
 export { createAuthInfo } from './request/auth-info.js';
 export type { AuthInfoFields } from './request/auth-info.js';
 export { ABORTED, readBoundedBody } from './mcp/read-body.js';
+export { explainRequest } from './policy/explain-request.js';
+export type { ExplainInput } from './policy/explain-request.js';

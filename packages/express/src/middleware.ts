@@ -6,6 +6,7 @@ import {
   type AuthReadiness,
   type Flow,
   type Generation,
+  type PolicyVerdict,
   type ReloadState,
   type Revocation,
   type RevokeOptions,
@@ -13,6 +14,7 @@ import {
 import type { NextFunction, Request, Response } from 'express';
 import { answerMetadata } from './metadata.js';
 import { runAccess } from './access/access-middleware.js';
+import { explainWith } from './explain.js';
 import { createGuardedApps, refuseUnparsedKeys } from './access/guarded-apps.js';
 import { unmatchedKeys } from './access/unmatched-rules.js';
 import { existingScopeOf, runFlow } from './run.js';
@@ -130,6 +132,18 @@ export interface AuthMiddleware extends RouteMiddleware {
    * });
    */
   hold(req: IncomingMessage & { auth?: AuthContext }, end: (reason: string) => void): () => void;
+  /**
+   * Explains what the `access` table makes of `req`, as `auth.access` mounted on the app judges
+   * it, with its real credentials verified by the serving modes: every key that applied, in order,
+   * with its verdict and the field that decided, then the answer (status, reason, challenge, key).
+   * It is not the request's decision: no `onDecision`, no log line, no rate limit counted, and
+   * `req` is left as it is. With `express.json()` before it, a POST to `mcp.endpoint` has its
+   * MCP messages explained too. A DPoP proof is verified again, so it reads as replayed.
+   *
+   * @example
+   * app.get('/debug/explain/*path', auth, async (req, res) => res.json(await auth.explain(req)));
+   */
+  explain(req: Request): Promise<PolicyVerdict>;
   /** How many requests `hold` holds now (the `authlayer_held_connections` gauge). */
   readonly heldConnections: number;
   /**
@@ -282,6 +296,7 @@ export async function createAuthMiddleware(
       },
       enumerable: true,
     },
+    explain: { value: explainWith(current), enumerable: true },
     heldConnections: { get: engine.held, enumerable: true },
     describe: { value: engine.describe, enumerable: true },
     readiness: { value: engine.readiness, enumerable: true },

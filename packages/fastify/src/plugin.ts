@@ -9,6 +9,7 @@ import {
   type EngineOptions,
   type OpenApiSecurity,
   type Outcome,
+  type PolicyVerdict,
   type ReloadState,
   type Revocation,
   type RevokeOptions,
@@ -24,6 +25,7 @@ import fp from 'fastify-plugin';
 import { appLogger } from './app-logger.js';
 import { isMetadataRoute, serveMetadata } from './metadata.js';
 import { requireAccessWith, type AccessRuleInput } from './guards.js';
+import { explainWith } from './explain.js';
 import { addMcpHooks, addMcpHostCheck } from './mcp.js';
 import { failed, refuse } from './reply.js';
 import { RouteBook } from './route-book.js';
@@ -98,6 +100,13 @@ export interface AuthlayerApi {
    * `AuthMiddleware.hold`. Returns the release: call it when the connection closes.
    */
   hold(request: FastifyRequest, end: (reason: string) => void): () => void;
+  /**
+   * Explains what the `access` table makes of `request` (the route Fastify chose), with its real
+   * credentials verified by the serving modes: every key that applied, in order, with its verdict
+   * and the field that decided, then the answer; as `AuthMiddleware.explain`. Not the request's
+   * decision: nothing is reported or counted, `request.auth` is left as it is.
+   */
+  explain(request: FastifyRequest): Promise<PolicyVerdict>;
   /** How many requests `hold` holds now. */
   readonly heldConnections: number;
 }
@@ -167,7 +176,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
     const made = routePlanOf(generation, book, request.method, request.routeOptions.url);
     let outcome: ReturnType<typeof decide>;
     try {
-      const step = generation.step(planOfRequest(made, request.params), scope);
+      const step = generation.step(planOfRequest(made, request.params), scope, request.raw as EngineRequest);
       if (step.kind === 'public') return done();
       if (step.kind === 'denied') return apply(step.outcome, request, reply, done);
       outcome = decide(step.flow, request.raw as EngineRequest, scope);
@@ -219,6 +228,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
         end,
       );
     },
+    explain: explainWith(current, book),
     get heldConnections() {
       return engine.held();
     },

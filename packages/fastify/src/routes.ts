@@ -59,6 +59,8 @@ export function unnamedKeysError(keys: readonly string[]): ConfigError {
 /** What the table asks of the requests one route gets, made once per route and generation. */
 export interface RoutePlan {
   readonly plan: Plan;
+  /** The entries that name the route, in the table's order (for `explain`). */
+  readonly entries: readonly TableEntry[];
   /** The entries that name the route, when one of them checks a tenant parameter (per request). */
   readonly tenantEntries: readonly TableEntry[] | null;
   readonly fallback: AccessDefault;
@@ -93,6 +95,7 @@ export function routePlanOf(
         entries.map((entry) => ({ entry, params: null })),
         fallback,
       ),
+      entries,
       tenantEntries: tenant ? entries : null,
       fallback,
     };

@@ -1,11 +1,10 @@
-import type { AuthConfig, AuthContext, AuthError, ForbiddenError, Logger } from '@authlayer/core';
+import type { AuthConfig, Logger } from '@authlayer/core';
 import { matchEntries } from '../access/access-table.js';
-import type { AuthDecision } from '../decision.js';
 import { buildGeneration, type Generation } from '../generation.js';
-import { compileMcpTable, mcpEntriesFor, type McpTable } from '../mcp/mcp-table.js';
 import { decide, type EngineRequest } from '../request/decide.js';
-import { RequestScope, type ReportTo } from '../request/scope.js';
-import { traceDefault, traceKey, type TraceEntry } from './policy-trace.js';
+import { verdictOf } from './explain-request.js';
+import type { TraceEntry } from './policy-trace.js';
+import { RecordingScope } from './recording-scope.js';
 import { VerifiedCallers, type VerifiedCaller } from './verified-callers.js';
 import { shapeOf, type PolicyRequest } from './policy-request.js';
 
@@ -62,7 +61,6 @@ export async function createPolicyEvaluator(
     limits: () => Promise.resolve(null),
     revocation: () => Promise.resolve(null),
   });
-  const mcpTable = compileMcpTable(config.access);
   return {
     config,
     evaluate: async (caller, input) => {
@@ -72,17 +70,13 @@ export async function createPolicyEvaluator(
       Object.assign(request.headers, presented.headers);
       const scope = new RecordingScope();
       const answer = await answerOf(generation, shape, request, scope);
-      const challenge = answer?.headers.find(([name]) => name === 'WWW-Authenticate')?.[1] ?? null;
-      const recorded = scope.recorded;
-      const wouldRefuse = recorded?.decision.outcome === 'would_refuse' ? recorded : null;
-      return {
-        status: answer?.status ?? 200,
-        reason: answer === null ? null : (recorded?.decision.reason ?? answer.code),
-        challenge,
-        key: answer === null ? null : (recorded?.route ?? null),
-        wouldRefuse: wouldRefuse === null ? null : { reason: wouldRefuse.decision.reason!, key: wouldRefuse.route },
-        trace: traceOf(generation, mcpTable, shape, request, presented.context, now),
-      };
+      return verdictOf(answer, scope, {
+        generation,
+        matched: matchEntries(generation.table, shape.method, shape.path),
+        messages: shape.message === null ? [] : [shape.message],
+        context: presented.context,
+        request,
+      });
     },
   };
 }
@@ -102,67 +96,4 @@ async function answerOf(generation: Generation, shape: Shape, request: EngineReq
     if (!verdict.pass) return verdict.answer;
   }
   return null;
-}
-
-/** Every key that applied to the request, then to its MCP message, by the table's own checks. */
-function traceOf(
-  generation: Generation,
-  mcpTable: McpTable,
-  shape: Shape,
-  request: EngineRequest,
-  context: AuthContext | null,
-  now: () => number,
-): TraceEntry[] {
-  const caller = context;
-  const matched = matchEntries(generation.table, shape.method, shape.path);
-  const fallback = generation.config.accessPolicy.default ?? 'authenticated';
-  const implies = generation.config.scopes?.implies;
-  const trace =
-    matched.length === 0
-      ? [traceDefault(fallback, caller)]
-      : matched.map(({ entry, params }) =>
-          traceKey(entry.route.key, entry.value, caller, request, params, now, implies),
-        );
-  if (shape.message !== null) {
-    for (const { key, value } of mcpEntriesFor(mcpTable, shape.message.method, shape.message.name)) {
-      trace.push(traceKey(key, value, caller, request, null, now, implies));
-    }
-  }
-  return trace;
-}
-
-const UNHEARD: AuthDecision = {
-  outcome: 'allowed',
-  method: 'none',
-  reason: null,
-  userId: null,
-  requestId: null,
-  durationMs: 0,
-};
-
-/** A request's scope that keeps its one decision and the key that made it, for the verdict. */
-class RecordingScope extends RequestScope {
-  recorded: { decision: AuthDecision; route: string | null } | null = null;
-
-  constructor() {
-    super(() => null);
-  }
-
-  override decide(to: ReportTo, decision: AuthDecision, route: string | undefined): void {
-    this.recorded = { decision, route: route ?? null };
-    super.decide(to, decision, route);
-  }
-
-  override wouldRefuseLater(reason: string, route: string): void {
-    // Nobody listens here, so an allowed decision may not have been built: the refusal is kept anyway.
-    const decision = this.recorded?.decision ?? UNHEARD;
-    this.recorded = { decision: { ...decision, outcome: 'would_refuse', reason }, route };
-    super.wouldRefuseLater(reason, route);
-  }
-
-  override refusedLater(error: AuthError | ForbiddenError, route: string): void {
-    const decision = this.recorded?.decision;
-    if (decision !== undefined) this.recorded = { decision: { ...decision, reason: error.reason }, route };
-    super.refusedLater(error, route);
-  }
 }
