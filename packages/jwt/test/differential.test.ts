@@ -25,8 +25,8 @@ import {
 // refuses is a security bug. Deterministic: every token comes from a seeded PRNG.
 
 // The tests set no timeout of their own: jest.preset.js's safety net (for a hang) holds. 5000 RS256
-// tokens take
-// seconds alone, and took more than 120 s at load 24 on 2 cores with every package's suite running.
+// tokens take seconds alone, and took more than 120 s at load 24 on 2 cores with every package's
+// suite running.
 // Tokens per algorithm: many for the three the benchmark measures, fewer for the other six.
 const COUNT: Readonly<Record<JwtAlgorithm, number>> = {
   RS256: 5000,
