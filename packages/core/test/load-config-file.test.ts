@@ -35,13 +35,16 @@ async function configErrorOf(promise: Promise<unknown>): Promise<ConfigError> {
   return error as ConfigError;
 }
 
-// Nine levels of nine aliases: 9^9 (387 million) strings once expanded.
+// Sixteen levels of nine aliases: 9^16 (about 1.9e15) strings once expanded. yaml shares an
+// alias's node instead of copying it, so what explodes is any later walk of the result (a deep
+// copy, JSON.stringify, a check of every value), and no clock would see it in the load itself.
+// The refusal by alias count, named in the message, is what keeps every such walk small.
+const LEVELS = 'abcdefghijklmnop';
 const BILLION_LAUGHS = [
   'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
-  ...'bcdefghi'.split('').map((name, index) => {
-    const previous = 'abcdefghi'[index];
-    return `${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`;
-  }),
+  ...LEVELS.slice(1)
+    .split('')
+    .map((name, index) => `${name}: &${name} [${Array(9).fill(`*${LEVELS[index]}`).join(',')}]`),
   'auth: {mode: api_key}',
 ].join('\n');
 
@@ -110,11 +113,9 @@ describe('loadConfig', () => {
     expect(error.issues).toEqual([{ path: 'config', message: `${path} is empty` }]);
   });
 
-  it('refuses a YAML alias bomb quickly, as a ConfigError', async () => {
+  it('refuses a YAML alias bomb before expanding it, as a ConfigError', async () => {
     const path = await fileWith(BILLION_LAUGHS);
-    const started = performance.now();
     const error = await configErrorOf(loadConfig(path));
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(error.message).toBe(`config: ${path}: not valid YAML (too many aliases)`);
   });
 

@@ -1,11 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createCaptureLogger, startRedis, type RedisServer } from '@authlayer/testkit';
+import { execFileSync } from 'node:child_process';
 import { connectRedisStore, type RedisStore } from '../src/rate-limit/redis-store.js';
 
-/** Keeps this process busy (the event loop blocked) for `ms`: a burst of synchronous work. */
-function busy(ms: number) {
+/**
+ * Keeps this process busy (the event loop blocked) for at least `ms`, and until Redis has run the
+ * last command of the connection named `name` and sent its whole answer (asked synchronously with
+ * redis-cli: no answer in the output buffer, `obl=0 oll=0`). An event, not a time, ends the wait,
+ * so a slow Redis on a loaded machine cannot make the answer come after the block.
+ */
+function busyUntilAnswered(url: string, name: string, command: string, ms: number) {
   const until = performance.now() + ms;
-  while (performance.now() < until);
+  const answered = (line: string) =>
+    line.includes(` name=${name} `) && line.includes(` cmd=${command} `) && / obl=0 oll=0 /.test(line);
+  for (;;) {
+    const clients = execFileSync('redis-cli', ['-u', url, 'CLIENT', 'LIST'], { encoding: 'utf8' });
+    if (performance.now() >= until && clients.split('\n').some(answered)) return;
+  }
 }
 
 describe('a Redis store answers in time or falls back', () => {
@@ -31,9 +42,10 @@ describe('a Redis store answers in time or falls back', () => {
   it('a reply that came while this process was busy past the deadline is read, not taken for a slow Redis', async () => {
     const { store: one, logger } = await store();
     await one.client.set('k', 'from redis');
+    await one.client.client('SETNAME', 'busy-reader');
     const answer = one.inTime(one.client.get('k'), () => 'fallback');
-    // Redis answers within the 1 s this process is blocked; the deadline (250 ms) passed meanwhile.
-    busy(1000);
+    // Redis answers while this process is blocked, and the deadline (250 ms) passes meanwhile.
+    busyUntilAnswered(redis.url, 'busy-reader', 'get', 500);
     expect(await answer).toBe('from redis');
     expect(logger.text.filter((t) => t.startsWith('warn:'))).toEqual([]);
     expect(one.client.status).toBe('ready');

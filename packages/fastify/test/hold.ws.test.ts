@@ -31,29 +31,36 @@ const configOf = (reportsRule: unknown) => ({
 
 let app: FastifyInstance;
 let origin: string;
-const decisions: AuthDecision[] = [];
 let reached = 0;
 
-beforeAll(async () => {
-  key = await createSigningKey('HS256');
-  redis = await startRedis();
-  app = Fastify();
-  await app.register(websocket);
-  await app.register(authlayer, {
+/** A Fastify app with both socket routes, on the middleware's clock `now` (default: the real one). */
+async function wsApp(now?: () => number) {
+  const made = Fastify();
+  const seen: AuthDecision[] = [];
+  await made.register(websocket);
+  await made.register(authlayer, {
     config: configOf({ roles: ['reporter'] }),
     env: { JWT_SECRET: key.envValue },
     logger: createCaptureLogger(),
-    onDecision: (decision) => decisions.push(decision),
+    onDecision: (decision) => seen.push(decision),
+    ...(now === undefined ? {} : { now }),
   });
   for (const url of ['/ws/reports', '/ws/feed']) {
-    app.get(url, { websocket: true }, (socket, request) => {
+    made.get(url, { websocket: true }, (socket, request) => {
       reached += 1;
-      const release = app.authlayer.hold(request, (reason) => socket.close(4401, reason));
+      const release = made.authlayer.hold(request, (reason) => socket.close(4401, reason));
       socket.on('close', release);
       socket.send(`hello ${request.auth?.userId}`);
     });
   }
-  origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+  const at = (await made.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+  return { app: made, origin: at, decisions: seen };
+}
+
+beforeAll(async () => {
+  key = await createSigningKey('HS256');
+  redis = await startRedis();
+  ({ app, origin } = await wsApp());
 });
 afterAll(async () => {
   await app.close();
@@ -73,10 +80,10 @@ const tokenOf = (sub: string, exp: number, extra: object = {}) =>
   });
 const HOUR = () => Math.floor(Date.now() / 1000) + 3600;
 
-async function open(path: string, token: string) {
-  const ws = new WebSocket(`${origin}${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  const closed = new Promise<{ code: number; reason: string; at: number }>((resolve) =>
-    ws.once('close', (code, reason) => resolve({ code, reason: reason.toString(), at: Date.now() })),
+async function open(path: string, token: string, at = origin) {
+  const ws = new WebSocket(`${at}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   );
   const [greeting] = (await once(ws, 'message')) as [Buffer];
   return { ws, closed, greeting: greeting.toString() };
@@ -94,16 +101,33 @@ describe('app.authlayer.hold with @fastify/websocket', () => {
     expect(reached).toBe(before);
   });
 
-  it("closes within 1 s of the token's exp, never before, with a decision 'ended'", async () => {
-    const exp = Math.floor(Date.now() / 1000) + 2;
-    const { closed, greeting } = await open('/ws/feed', await tokenOf('ada', exp));
-    expect(greeting).toBe('hello ada');
-    expect(app.authlayer.heldConnections).toBe(1);
-    const { code, reason, at } = await closed;
-    expect([code, reason]).toEqual([4401, 'token_expired']);
-    expect(at).toBeGreaterThanOrEqual(exp * 1000);
-    expect(at).toBeLessThan(exp * 1000 + 1000);
-    expect(decisions.at(-1)).toMatchObject({ outcome: 'ended', reason: 'token_expired', userId: 'ada' });
+  it("closes at the token's exp by the plugin's clock, never before, with a decision 'ended'", async () => {
+    // A pinned clock, so no request meets an expired token on a slow machine. Whole seconds, as
+    // the schedule keeps them (leeway 0): a witness due one second earlier shows that the
+    // schedule ran while the clock stood just before exp, and left the held socket open.
+    const exp = Math.floor(Date.now() / 1000) + 3600;
+    let clock = exp * 1000 - 1500;
+    const pinned = await wsApp(() => clock);
+    try {
+      const held = await open('/ws/feed', await tokenOf('ada', exp), pinned.origin);
+      expect(held.greeting).toBe('hello ada');
+      const witness = await open('/ws/feed', await tokenOf('ada', exp - 1), pinned.origin);
+      expect(pinned.app.authlayer.heldConnections).toBe(2);
+      clock = exp * 1000 - 1;
+      expect((await witness.closed).reason).toBe('token_expired');
+      expect(await alive(held.ws)).toBe(true);
+      clock = exp * 1000;
+      // The contract's bound (within 1 s of exp), with headroom: measured from the event (the
+      // clock reached exp), ten times the bound, as a loaded 2-core machine runs ten times slower
+      // (jest.preset.js). The schedule's own timing is the engine's end-schedule.test.ts's.
+      const reachedExp = performance.now();
+      const { code, reason } = await held.closed;
+      expect(performance.now() - reachedExp).toBeLessThan(10 * 1000);
+      expect([code, reason]).toEqual([4401, 'token_expired']);
+      expect(pinned.decisions.at(-1)).toMatchObject({ outcome: 'ended', reason: 'token_expired', userId: 'ada' });
+    } finally {
+      await pinned.app.close();
+    }
   });
 
   it('closes at a revocation, and at a reload that takes the permission away (only that one)', async () => {

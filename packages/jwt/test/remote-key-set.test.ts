@@ -137,9 +137,9 @@ describe('a provider that is down, slow or confused', () => {
     // a loaded machine (200 ms did, once, at load average 11).
     const { handler, logger } = await jwksHandler(jwks.url, { algorithms: ['ES256'] }, { timeoutMs: 1000 }, clock.now);
     const token = await sign(key);
-    const started = performance.now();
+    // No clock: the provider never answers, so an answer at all (and its cause, "timed out") shows
+    // the timeout ended the wait. Without one the request would wait until jest's timeout.
     await expect(handler.authenticate(bearer(token))).rejects.toMatchObject(failure('key_unavailable'));
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(logger.lines[0]?.message).toContain('(timed out)');
     jwks.setMode('ok');
     clock.advance(30);

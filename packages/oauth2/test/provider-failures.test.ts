@@ -15,7 +15,9 @@ const UNAVAILABLE = {
   reason: 'key_unavailable',
   message: 'no key is available to verify the token',
 };
-const TIMEOUT_MS = 300;
+// Short, since a hanging provider costs the test this much; long enough that a provider that does
+// answer is never timed out on a loaded machine (the recovery below must be answered in time).
+const TIMEOUT_MS = 1000;
 
 describe('the provider down, slow or garbled → 401 key_unavailable, bounded by timeout_ms', () => {
   it.each([
@@ -30,9 +32,9 @@ describe('the provider down, slow or garbled → 401 key_unavailable, bounded by
     );
     const token = await provider.obtainToken();
     provider.setMode(mode);
-    const started = performance.now();
+    // No clock: a hanging provider never answers, so an answer at all (with the cause "timed out")
+    // shows timeout_ms ended the wait; without it the request would wait until jest's timeout.
     await expect(authenticate(token)).rejects.toMatchObject(UNAVAILABLE);
-    expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 2_000);
     await expect(authenticate(token)).rejects.toMatchObject(UNAVAILABLE);
     // One warning per outage, with a cause and never the token, the secret or the answer.
     expect(logger.text).toEqual([
