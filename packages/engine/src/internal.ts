@@ -31,7 +31,7 @@ export type { EndHold, HoldRequest } from './held/holds.js';
 export type { Answer } from './request/answer.js';
 export { refusalAnswer } from './request/answer.js';
 export { canonicalTargetProblem, nonCanonicalTargetAnswer } from './request/canonical-target.js';
-export { carriesCredentials, credentialHeaders, isPreflight } from './request/credentials.js';
+export { carriesCredentials, credentialHeaders, isPreflight } from './access/credentials.js';
 export { forbidden, holdsRefusal, missingNames, requirementRefusal, ruleRefusal } from './access/rules.js';
 export type { Held, RuleRefusal } from './access/rules.js';
 export { toRule } from './access/rule-input.js';
