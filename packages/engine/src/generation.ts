@@ -15,7 +15,7 @@ import { combineHandlers } from './combine-handlers.js';
 import type { DecisionListener } from './decision.js';
 import { loadModeHandler, type ImportModule, type LoadedMode } from './load-mode.js';
 import type { RateLimits } from './rate-limit/verdicts.js';
-import { credentialHeaders } from './request/credentials.js';
+import { credentialHeaders } from './access/credentials.js';
 import { forbid, type EngineRequest, type Flow, type Outcome } from './request/decide.js';
 import type { RequestScope } from './request/scope.js';
 import type { RevocationFlow } from './revocation/revocation-flow.js';

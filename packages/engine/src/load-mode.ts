@@ -10,6 +10,7 @@ import {
 import { defaultSectionKey, knownFields, suggestField } from '@authlayer/core/internal';
 import { AUTH_MODES, configSchema, isKnownAuthMode } from '@authlayer/core';
 import { combineHandlers } from './combine-handlers.js';
+import { isPackageMissing } from './optional-peers.js';
 
 /**
  * The package that implements a mode: `@authlayer/` and the mode with `-` for `_` (`hmac` →
@@ -231,16 +232,6 @@ async function importFactory(mode: AuthMode, importModule: ImportModule): Promis
     ...(module.section === undefined ? {} : { section: module.section as string }),
     ...(schema === undefined ? {} : { configSchema: schema as StandardSchema }),
   };
-}
-
-/** Node says `Cannot find package 'NAME' imported from ...` when NAME itself is missing. */
-export function isPackageMissing(error: unknown, name: string): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  return (
-    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-    typeof message === 'string' &&
-    message.startsWith(`Cannot find package '${name}'`)
-  );
 }
 
 function describe(error: unknown): string {

@@ -1,5 +1,5 @@
-import { ConfigError, type AuthConfig, type Logger } from '@authlayer/core';
-import { isPackageMissing } from './load-mode.js';
+import type { AuthConfig, Logger } from '@authlayer/core';
+import { importWithPeers } from './optional-peers.js';
 import type { RateLimits } from './rate-limit/verdicts.js';
 
 /** The optional peers the rate limits need. */
@@ -22,25 +22,4 @@ export async function loadRateLimits(
 ): Promise<RateLimits> {
   const loaded = await importWithPeers(importRateLimits, RATE_LIMIT_PACKAGES, 'rate_limit');
   return loaded.createRateLimits(config, logger, now);
-}
-
-/**
- * `load()`, a dynamic import of a module that needs optional peers; when one of `packages` is not
- * installed, a ConfigError at `path` names it and says what to install.
- */
-export async function importWithPeers<T>(
-  load: () => Promise<T>,
-  packages: readonly string[],
-  path: string,
-): Promise<T> {
-  try {
-    return await load();
-  } catch (error) {
-    const missing = packages.find((name) => isPackageMissing(error, name));
-    if (missing === undefined) throw error;
-    throw new ConfigError({
-      path,
-      message: `needs the package ${missing}, which is not installed: install ${packages.join(' and ')} beside @authlayer/express`,
-    });
-  }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createAuthContext } from '@authlayer/core';
 import { checkRevocationEntry, checkRevocationTtl, REVOCATION_TTL } from '../src/index.js';
-import { importWithPeers } from '../src/load-rate-limits.js';
+import { importWithPeers } from '../src/optional-peers.js';
 import { parseChange, pairsOf } from '../src/revocation/revocation-commands.js';
 import { createRevocationList } from '../src/revocation/revocation-list.js';
 

@@ -70,8 +70,8 @@ beforeAll(async () => {
   const destination = join(work, 'tarballs');
   mkdirSync(destination);
   for (const pkg of packPublicPackages(destination)) tarballs[pkg.name] = pkg.tarball;
-  // Express carries the engine inside its tarball (dist/engine) until the engine is on the registry.
-  const adapter = [tarballs['@authlayer/core']!, tarballs['@authlayer/express']!];
+  // Express depends on the engine, as fastify does: its tarball joins every Express app's install.
+  const adapter = ['core', 'engine', 'express'].map((name) => tarballs[`@authlayer/${name}`]!);
   const wanted = {
     'api-key': [...adapter, tarballs['@authlayer/api-key']!],
     fastify: ['core', 'engine', 'api-key', 'fastify'].map((name) => tarballs[`@authlayer/${name}`]!),
@@ -103,16 +103,17 @@ afterAll(async () => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 });
 
-describe('an app with core, express and api-key from their tarballs', () => {
+describe('an app with core, engine, express and api-key from their tarballs', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await start('api-key', { SERVICE_API_KEY: API_KEY });
   });
 
-  it('installs exactly the three packages it asked for, with a valid dependency tree', async () => {
+  it('installs exactly the four packages it asked for, with a valid dependency tree', async () => {
     expect(readdirSync(join(apps['api-key']!, 'node_modules', '@authlayer')).sort()).toEqual([
       'api-key',
       'core',
+      'engine',
       'express',
     ]);
     // npm ls exits non-zero on a missing or invalid dependency (an optional peer may be missing).

@@ -27,7 +27,7 @@ beforeAll(async () => {
   const destination = join(work, 'tarballs');
   mkdirSync(destination);
   const tarballs = Object.fromEntries(packPublicPackages(destination).map((pkg) => [pkg.name, pkg.tarball]));
-  const names = ['core', 'express', 'jwt', 'oauth2', 'sender-constraint', 'testkit'].map(
+  const names = ['core', 'engine', 'express', 'jwt', 'oauth2', 'sender-constraint', 'testkit'].map(
     (name) => tarballs[`@authlayer/${name}`] as string,
   );
   app = join(work, 'app');

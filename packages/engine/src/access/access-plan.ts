@@ -5,7 +5,7 @@ import {
   type AuthRequest,
   type RouteParams,
 } from '@authlayer/core';
-import { isPreflight } from '../request/credentials.js';
+import { isPreflight } from './credentials.js';
 import { matchEntries, planFor, type AccessTable, type MatchedEntry, type Plan } from './access-table.js';
 import { holdsRefusal, isScopeRefusal, joinScopeRefusals, type RuleRefusal, type ScopeImplies } from './rules.js';
 import { stepUpRefusal } from './claim-checks.js';

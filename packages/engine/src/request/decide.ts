@@ -20,7 +20,7 @@ import { rateLimitHeaders } from '../rate-limit/headers.js';
 import { after } from '../rate-limit/limiter.js';
 import type { RateLimits, RequestVerdict } from '../rate-limit/verdicts.js';
 import { INTERNAL_ANSWER, refusalAnswer, tooManyAnswer, type Answer } from './answer.js';
-import { carriesCredentials, isPreflight } from './credentials.js';
+import { carriesCredentials, isPreflight } from '../access/credentials.js';
 import { kindOf } from './kind-of.js';
 import { modeThatRefused } from './mode-tried.js';
 import { decisionOf, type RequestScope } from './scope.js';

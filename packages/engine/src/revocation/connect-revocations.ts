@@ -1,5 +1,5 @@
 import type { RevocationConfig } from '@authlayer/core';
-import { importWithPeers } from '../load-rate-limits.js';
+import { importWithPeers } from '../optional-peers.js';
 import type { RevocationCommands } from './revocation-entry.js';
 
 /**

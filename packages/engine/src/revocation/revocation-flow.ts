@@ -13,7 +13,7 @@ import {
   type RevocationConfig,
 } from '@authlayer/core';
 import { isPromiseLike, splitChallenges } from '@authlayer/core/internal';
-import { importWithPeers } from '../load-rate-limits.js';
+import { importWithPeers } from '../optional-peers.js';
 import { refusedBy } from '../request/mode-tried.js';
 import { checkRevocationEntry, checkRevocationTtl, type Revocation, type RevokeOptions } from './revocation-entry.js';
 import { isChangeNotSent } from './revocation-commands.js';

@@ -1,5 +1,5 @@
 import type { HandlerDeps, Logger } from '@authlayer/core';
-import { importWithPeers } from '../load-rate-limits.js';
+import { importWithPeers } from '../optional-peers.js';
 
 /** `HandlerDeps.connectStore` of a middleware, and how to close every store it opened. */
 export interface StoreConnector {
