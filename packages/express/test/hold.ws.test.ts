@@ -166,9 +166,11 @@ describe('auth.hold: held connections end when their authority ends', () => {
     expect(at).toBeLessThan(exp * 1000 + 1000);
     expect(ws.readyState).toBe(WebSocket.CLOSED);
     expect(a.auth.heldConnections).toBe(0);
+    // `rule`: the key that asked for the caller of the held request's route.
     expect(a.decisions.at(-1)).toMatchObject({
       outcome: 'ended',
       reason: 'token_expired',
+      rule: 'GET /ws/*rest',
       userId: 'ada',
       method: 'jwt',
     });
@@ -188,10 +190,11 @@ describe('auth.hold: held connections end when their authority ends', () => {
     expect(await alive(other.ws)).toBe(true);
     await b.auth.revoke('sub:grace', { ttlSeconds: 60 });
     expect((await other.closed).reason).toBe('token_revoked');
-    expect(a.decisions.filter((decision) => decision.outcome === 'ended').map((decision) => decision.reason)).toEqual([
-      'token_expired',
-      'token_revoked',
-      'token_revoked',
+    const ended = a.decisions.filter((decision) => decision.outcome === 'ended');
+    expect(ended.map(({ reason, rule }) => [reason, rule])).toEqual([
+      ['token_expired', 'GET /ws/*rest'],
+      ['token_revoked', 'GET /ws/*rest'],
+      ['token_revoked', 'GET /ws/*rest'],
     ]);
     await b.auth.unrevoke('sub:grace');
   });
@@ -217,6 +220,7 @@ describe('auth.hold: held connections end when their authority ends', () => {
     await a.auth.reload(configOf({ roles: ['admin'] }));
     const { code, reason } = await reports.closed;
     expect([code, reason]).toEqual([4401, 'role_missing']);
+    expect(a.decisions.at(-1)).toMatchObject({ outcome: 'ended', reason: 'role_missing', rule: 'GET /ws/reports' });
     expect(await alive(feed.ws)).toBe(true);
     await a.auth.reload(configOf('deny'));
     expect(await alive(feed.ws)).toBe(true);

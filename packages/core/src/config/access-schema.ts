@@ -12,9 +12,9 @@ import { suggestField } from './suggest-field.js';
 const NAME = /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/;
 /** `"METHOD /pattern"`: an upper-case method or `*`, one space, a pattern of printable ASCII (`/...`, or `{/...}`). */
 const ROUTE = /^([A-Z]{1,20}|\*) ([/{][\x21-\x7e]*)$/;
-/** What the JSON Schema can say of a key of `access`: `default`, `report_only`, `"METHOD /pattern"` or `"MCP <method> <name>"`. */
+/** What the JSON Schema can say of a key of `access`: `default`, `report_only`, `log`, `"METHOD /pattern"` or `"MCP <method> <name>"`. */
 export const ACCESS_KEY_NAMES = {
-  anyOf: [{ enum: ['default', 'report_only'] }, { pattern: ROUTE.source }, { pattern: MCP_KEY.source }],
+  anyOf: [{ enum: ['default', 'report_only', 'log'] }, { pattern: ROUTE.source }, { pattern: MCP_KEY.source }],
 } as const;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', '*']);
 const PARAM = /^[A-Za-z_$][\w$]{0,63}$/;
@@ -71,12 +71,26 @@ export interface AccessRule extends AccessRequirement {
 /** One value of the `access` table. */
 export type AccessValue = AccessWord | AccessRule;
 
-/** `access.default` and `access.report_only`. */
+/** `access.log`: `refusals` logs each decision that refuses, would refuse or ends; `none` (the default) nothing. */
+export const ACCESS_LOGS = ['none', 'refusals'] as const;
+/**
+ * One of {@link ACCESS_LOGS}.
+ * @useDeclaredType
+ */
+export type AccessLog = (typeof ACCESS_LOGS)[number];
+
+/** `access.default`, `access.report_only` and `access.log`. */
 export interface AccessPolicy {
   /** As written; `null` when not given, which means `authenticated`. */
   readonly default: AccessDefault | null;
   /** True: what a rule or `default: deny` would refuse is logged and counted, never answered. */
   readonly reportOnly: boolean;
+  /**
+   * `refusals`: each decision that refuses, would refuse or ends is one line through the
+   * middleware's logger (outcome, reason, the deciding key, the mode). Default `none`. Absent in a
+   * policy made by hand before this field: read as `none`.
+   */
+  readonly log?: AccessLog;
 }
 
 const names = z
@@ -165,10 +179,11 @@ export const accessSchema = z
   .object({
     default: z.enum(ACCESS_DEFAULTS).optional(),
     report_only: z.boolean().default(false),
+    log: z.enum(ACCESS_LOGS).default('none'),
   })
   .catchall(valueSchema)
   // The catchall's value type cannot describe `report_only` itself, so zod's typing needs a cast.
-  .default({ report_only: false } as never);
+  .default({ report_only: false, log: 'none' } as never);
 
 type RawAccess = z.output<typeof accessSchema>;
 type RawRule = z.output<typeof ruleSchema>;
@@ -197,7 +212,7 @@ export function accessIssues(access: RawAccess, modes: readonly AuthMode[]): Acc
     } catch (error) {
       // The shape is the config's to check; the pattern, its adapter's (see RoutePatternError).
       if (error instanceof RoutePatternError) continue;
-      const suggestion = ROUTE.test(key) ? undefined : suggestField(key, ['default', 'report_only']);
+      const suggestion = ROUTE.test(key) ? undefined : suggestField(key, ['default', 'report_only', 'log']);
       const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
       issues.push({ path: [key], message: `${(error as Error).message}${hint}` });
       continue;
@@ -245,14 +260,17 @@ export function toAccessConfig(access: RawAccess): {
 } {
   const table: Record<string, AccessValue> = {};
   for (const [key, value] of routeEntries(access)) table[key] = typeof value === 'string' ? value : toRule(value);
-  return { access: table, accessPolicy: { default: access.default ?? null, reportOnly: access.report_only } };
+  return {
+    access: table,
+    accessPolicy: { default: access.default ?? null, reportOnly: access.report_only, log: access.log },
+  };
 }
 
 function routeEntries(access: RawAccess): [string, AccessWord | RawRule][] {
   return Object.entries(access).filter((entry): entry is [string, AccessWord | RawRule] => !isPolicyKey(entry[0]));
 }
 
-const isPolicyKey = (key: string) => key === 'default' || key === 'report_only';
+const isPolicyKey = (key: string) => key === 'default' || key === 'report_only' || key === 'log';
 
 function toRule(rule: RawRule): AccessRule {
   // The new fields appear only when given, so a rule without them keeps the shape it always had.

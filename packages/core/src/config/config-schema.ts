@@ -68,7 +68,7 @@ export const configSchema = z
 /** True when a route key of `keys` names a POST to `path` (`"POST /mcp"`, `"* /mcp"`). */
 function namesPost(keys: readonly string[], path: string): boolean {
   return keys.some((key) => {
-    if (key === 'default' || key === 'report_only' || isMcpKey(key)) return false;
+    if (key === 'default' || key === 'report_only' || key === 'log' || isMcpKey(key)) return false;
     try {
       const route = compileRouteKey(key);
       return (route.method === 'POST' || route.method === '*') && route.matchPath(path) !== false;
