@@ -100,6 +100,14 @@ describe('access.log: refusals', () => {
     expect(logger.text.join('\n')).not.toMatch(/s3cret|reader-key|wrong-key|\/reports\/7/);
   });
 
+  it("with report_only, a would_refuse is one warn line: it replaces report_only's own", async () => {
+    const { app, logger } = await serve({ ...ACCESS, report_only: true, log: 'refusals' }, false);
+    await request(app).get('/reports/7').set('X-API-Key', READER).expect(200);
+    expect(logger.text.filter((line) => line.includes('access'))).toEqual([
+      'warn: access: would_refuse role_missing rule="GET /reports/:id" method=api_key',
+    ]);
+  });
+
   it('logs nothing without the setting (the default)', async () => {
     const { app, logger, decisions } = await serve(ACCESS);
     await request(app).get('/reports/7').set('X-API-Key', READER).expect(403);
