@@ -103,6 +103,7 @@ export async function checkConfig(
     access: {
       default: accessPolicy.default ?? 'authenticated',
       report_only: accessPolicy.reportOnly,
+      log: accessPolicy.log ?? 'none',
       ...Object.fromEntries(Object.entries(access).map(([key, value]) => [key, ruleAsWritten(value)])),
     },
     forward_auth: {

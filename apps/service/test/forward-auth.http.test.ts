@@ -212,6 +212,7 @@ describe('--check', () => {
     expect(report.access).toEqual({
       default: 'authenticated',
       report_only: false,
+      log: 'none',
       'GET /reports/:id': {
         permissions: ['reports:read'],
         scopes: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseAuthConfig } from '@authlayer/core';
+import { AuthError, createAuthContext, parseAuthConfig } from '@authlayer/core';
 import { captureLogLines } from '@authlayer/testkit';
 import type { CreateHandler } from '@authlayer/core';
 import request from 'supertest';
@@ -100,6 +100,30 @@ describe('the service log of a 500', () => {
     ]);
     expect(records[2]?.err).toEqual({ type: 'Error' });
     expect(capture.lines.join('\n')).not.toMatch(/\bat |s3cret|t0ken-value/);
+  });
+});
+
+describe('the audit line names the key that decided (rule)', () => {
+  it("a 403 and a 401 name the access key; an allowed request's rule is null", async () => {
+    const createHandler: CreateHandler = async () => ({
+      method: 'api_key',
+      authenticate: (req) =>
+        req.headers.authorization === undefined
+          ? Promise.reject(new AuthError('credentials_missing', 'Bearer realm="authlayer"'))
+          : Promise.resolve(createAuthContext({ method: 'api_key', userId: 'k-1' })),
+    });
+    const raw = { auth: { mode: 'api_key' }, access: { 'POST /invoke': { permissions: ['invoke'] } } };
+    const { log, capture } = capturedServiceLog(raw);
+    const app = await createApp(raw, { log, importModule: async () => ({ createHandler }) });
+    await request(app).post('/invoke').set('Authorization', 'Bearer t0ken-value').expect(403);
+    await request(app).post('/invoke').expect(401);
+    await request(app).get('/healthz').set('Authorization', 'Bearer t0ken-value').expect(200);
+    const audits = capture.records().filter((r) => r.msg === 'auth');
+    expect(audits.map(({ outcome, reason, rule }) => [outcome, reason, rule])).toEqual([
+      ['forbidden', 'permission_missing', 'POST /invoke'],
+      ['refused', 'credentials_missing', 'POST /invoke'],
+    ]);
+    expect(capture.lines.join('\n')).not.toMatch(/t0ken-value/);
   });
 });
 

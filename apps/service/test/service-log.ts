@@ -11,7 +11,7 @@ export function capturedServiceLog(config: object, capture: LogLineCapture = cap
   };
 }
 
-const AUDIT_FIELDS = ['outcome', 'method', 'reason', 'userId', 'requestId', 'durationMs'];
+const AUDIT_FIELDS = ['outcome', 'method', 'reason', 'rule', 'userId', 'requestId', 'durationMs'];
 
 /**
  * The contract's log rules over every captured line: JSON with `level`, `time` and `msg`; one

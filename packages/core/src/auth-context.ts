@@ -35,10 +35,17 @@ export type AuthContextInit = { readonly method: AuthMethod } & Partial<Omit<Aut
     readonly issuer?: string | null;
     /** The verified token's claims, for {@link verifiedClaims}; never part of the JSON. */
     readonly claims?: Readonly<Record<string, unknown>>;
+    /**
+     * How far, in seconds, the clock of the issuer that vouched may run ahead of this one (its
+     * `leeway_seconds`): a rule's `max_age` refuses an `auth_time` later than now plus this.
+     * Default 0; never part of the JSON.
+     */
+    readonly leewaySeconds?: number;
   };
 
-// A registered symbol, so a context made by another copy of core still answers verifiedClaims.
+// Registered symbols, so a context made by another copy of core still answers verifiedClaims.
 const CLAIMS = Symbol.for('authlayer.claims');
+const LEEWAY = Symbol.for('authlayer.leeway');
 
 /**
  * The verified claims of the token behind a context (JWT and OAuth2 modes: the token's payload,
@@ -49,6 +56,14 @@ const CLAIMS = Symbol.for('authlayer.claims');
 export function verifiedClaims(context: AuthContext | undefined | null): Readonly<Record<string, unknown>> | null {
   const claims = (context as { [CLAIMS]?: Readonly<Record<string, unknown>> } | null | undefined)?.[CLAIMS];
   return claims ?? null;
+}
+
+/**
+ * The seconds the issuer behind a context tolerates between its clock and this one (see
+ * `AuthContextInit.leewaySeconds`); 0 for a context made without it (API keys, anonymous callers).
+ */
+export function clockLeewayOf(context: AuthContext): number {
+  return (context as { [LEEWAY]?: number })[LEEWAY] ?? 0;
 }
 
 /**
@@ -74,6 +89,9 @@ export function createAuthContext(init: AuthContextInit): AuthContext {
   if (typeof init.issuer === 'string') context.issuer = init.issuer;
   // Not enumerable: the JSON, and what a test's deep equality sees, stay the contract's shape.
   if (init.claims !== undefined) Object.defineProperty(context, CLAIMS, { value: Object.freeze({ ...init.claims }) });
+  if (init.leewaySeconds !== undefined && init.leewaySeconds > 0) {
+    Object.defineProperty(context, LEEWAY, { value: init.leewaySeconds });
+  }
   return Object.freeze(context);
 }
 

@@ -11,6 +11,8 @@ export interface ClaimsMapperOptions {
   readonly issuer?: string | null;
   /** Whether the top-level `roles` section gives this issuer's roles permissions. Default `true`. */
   readonly trustRoles?: boolean;
+  /** The issuer's `leeway_seconds`, carried by each context (see `AuthContextInit.leewaySeconds`). Default 0. */
+  readonly leewaySeconds?: number;
 }
 
 /**
@@ -27,6 +29,7 @@ export interface ClaimsMapperOptions {
  *   section gives the token's roles.
  *
  * - `method` is the mode that produced the payload, as the context's `method`.
+ * - `options.leewaySeconds` travels with the context, for the `auth_time` a rule's `max_age` reads.
  * - `options.issuer` becomes the context's `issuer`; with `options.trustRoles: false` the roles are
  *   listed but the top-level `roles` section gives them no permission (the issuer's own
  *   `permissions` claim still counts).
@@ -39,7 +42,7 @@ export function createClaimsMapper(
   method: AuthMethod,
   claims: ClaimsConfig,
   roleConfig: readonly RoleConfig[],
-  { issuer = null, trustRoles = true }: ClaimsMapperOptions = {},
+  { issuer = null, trustRoles = true, leewaySeconds = 0 }: ClaimsMapperOptions = {},
 ): ClaimsMapper {
   const resolvePermissions = createPermissionResolver(trustRoles ? roleConfig : []);
   // Each path is split once here, not on every request.
@@ -72,6 +75,7 @@ export function createClaimsMapper(
       tenantId: toIdentifier(tenantId(payload)),
       issuer,
       claims: payload,
+      leewaySeconds,
     });
   };
 }

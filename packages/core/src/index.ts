@@ -84,6 +84,7 @@ export { isMcpKey, parseMcpKey } from './config/mcp-key.js';
 export type { McpKey } from './config/mcp-key.js';
 export type {
   AccessDefault,
+  AccessLog,
   AccessPolicy,
   AccessRequirement,
   AccessRule,

@@ -18,3 +18,4 @@ export { keyFilesOf } from './config/key-files.js';
 export { inSpan, startDecisionSpan, withSpan } from './tracing.js';
 export { defaultSectionKey, isExternalModeName } from './config/mode-name.js';
 export { knownFields, suggestField } from './config/suggest-field.js';
+export { clockLeewayOf } from './auth-context.js';

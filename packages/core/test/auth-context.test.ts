@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { createAuthContext } from '../src/auth-context.js';
+import { clockLeewayOf, createAuthContext } from '../src/auth-context.js';
 import { emptyContext } from './empty-context.js';
 
 describe('createAuthContext', () => {
@@ -54,5 +54,14 @@ describe('createAuthContext', () => {
       expect(() => (list as string[]).push('x')).toThrow(TypeError);
     }
     expect(first.roles).toEqual([]);
+  });
+
+  it("carries the issuer's leeway outside the JSON; 0 when none is given", () => {
+    const context = createAuthContext({ method: 'jwt', userId: 'u', claims: { auth_time: 1 }, leewaySeconds: 30 });
+    expect(clockLeewayOf(context)).toBe(30);
+    expect(JSON.stringify(context)).not.toContain('30');
+    expect(context).toEqual(createAuthContext({ method: 'jwt', userId: 'u' }));
+    expect(clockLeewayOf(createAuthContext({ method: 'api_key', userId: 'k' }))).toBe(0);
+    expect(clockLeewayOf(createAuthContext({ method: 'jwt', leewaySeconds: 0 }))).toBe(0);
   });
 });

@@ -97,7 +97,7 @@ describe('access', () => {
         'GET /ok': 'authenticated',
       },
     });
-    expect(config.accessPolicy).toEqual({ default: 'deny', reportOnly: true });
+    expect(config.accessPolicy).toEqual({ default: 'deny', reportOnly: true, log: 'none' });
     expect(config.access).toEqual({
       'POST /invoke': { permissions: ['invoke'], scopes: [], roles: [], any: [], modes: null, tenantParam: null },
       'GET /tenants/:tenant/reports{/:id}': {
@@ -120,10 +120,14 @@ describe('access', () => {
     expect(typeof rule === 'object' && Object.isFrozen(rule.permissions)).toBe(true);
   });
 
+  it('takes log: refusals, and no other word', () => {
+    expect(parseAuthConfig({ auth: {}, access: { log: 'refusals' } }).accessPolicy.log).toBe('refusals');
+  });
+
   it('defaults to no rules, default not given (authenticated), and report_only false', () => {
     const config = parseAuthConfig({ auth: {} });
     expect(config.access).toEqual({});
-    expect(config.accessPolicy).toEqual({ default: null, reportOnly: false });
+    expect(config.accessPolicy).toEqual({ default: null, reportOnly: false, log: 'none' });
   });
 
   const rule = { permissions: ['x'] };
@@ -224,6 +228,7 @@ describe('access', () => {
       /^must be one of: authenticated, deny$/,
     ],
     ['report_only that is not a boolean', { report_only: 'yes' }, 'access.report_only', /^must be a boolean/],
+    ['a log that is not none or refusals', { log: 'all' }, 'access.log', /^must be one of: none, refusals$/],
     ['access as a list', [], 'access', /^must be a mapping, not a list$/],
   ])('refuses %s, naming the key', (_name, access, path, message) => {
     const issues = issuesOf({ auth: {}, access });

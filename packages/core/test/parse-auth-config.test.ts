@@ -93,7 +93,7 @@ describe('parseAuthConfig: defaults', () => {
       metrics: false,
       reload: { watch: false },
       access: {},
-      accessPolicy: { default: null, reportOnly: false },
+      accessPolicy: { default: null, reportOnly: false, log: 'none' },
       forwardAuth: {
         enabled: false,
         identityHeaders: {
@@ -125,7 +125,7 @@ describe('parseAuthConfig: defaults', () => {
       metrics: false,
       reload: { watch: false },
       access: {},
-      accessPolicy: { default: null, reportOnly: false },
+      accessPolicy: { default: null, reportOnly: false, log: 'none' },
       forwardAuth: {
         enabled: false,
         identityHeaders: {
@@ -181,7 +181,7 @@ describe('parseAuthConfig: defaults', () => {
       modes: ['jwt'],
       fallback: 'no_auth',
       access: {},
-      accessPolicy: { default: null, reportOnly: false },
+      accessPolicy: { default: null, reportOnly: false, log: 'none' },
       forwardAuth: {
         enabled: false,
         identityHeaders: {

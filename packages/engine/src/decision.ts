@@ -22,6 +22,14 @@ export interface AuthDecision {
    * `route_denied`, ...); `null` when allowed.
    */
   readonly reason: string | null;
+  /**
+   * What decided a refusal (`forbidden`, `refused`, `would_refuse`, `ended`): the `access` key
+   * whose rule refused (`GET /reports/:id`, `MCP tools/call delete_file`), `default` for
+   * `access.default`; for a 401 of authentication, the key that asked for a caller; for a guard's
+   * refusal, the route it guards as registered. `null` when allowed, rate limited or failed, and
+   * where no table judged the request (`auth` on a route, no `access`).
+   */
+  readonly rule: string | null;
   /** The caller's userId once authenticated, else `null`. */
   readonly userId: string | null;
   /** The request's `X-Request-Id` (see `requestId()`), else `null`. */

@@ -109,6 +109,7 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     // report_only's would_refuse and forbidden decisions are logged by the engine itself: an app
     // that passes no onDecision still sees what its policy would refuse.
     logRefusals: config.accessPolicy.reportOnly,
+    logDecisions: config.accessPolicy.log === 'refusals',
     reportOnly: false,
     passPreflight: shared.passPreflight,
     now: shared.deps.now ?? Date.now,
@@ -178,6 +179,7 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
   }
 
   function stepOf(plan: Plan, scope: RequestScope): AccessStep {
+    scope.askedBy = plan.askedBy;
     if (plan.denied && !reportOnly) {
       const denied = forbid(required, scope, { error: ROUTE_DENIED, route: plan.deniedBy! }, null);
       return { kind: 'denied', outcome: denied };

@@ -8,7 +8,10 @@ import { toRule } from '../src/access/rule-input.js';
 
 const NOW_SECONDS = 1_800_000_000;
 const now = () => NOW_SECONDS * 1000 + 500;
-const token = (claims: Record<string, unknown>) => createAuthContext({ method: 'jwt', userId: 'u', claims });
+const LEEWAY = 30;
+// As a JWT provider maps its tokens: the issuer's leeway_seconds travels with the context.
+const token = (claims: Record<string, unknown>, leewaySeconds = LEEWAY) =>
+  createAuthContext({ method: 'jwt', userId: 'u', claims, leewaySeconds });
 const requirement = (extra: Partial<AccessRequirement>): AccessRequirement => ({
   permissions: [],
   scopes: [],
@@ -67,6 +70,29 @@ describe('stepUpRefusal', () => {
     const refusal = stepUpRefusal(rule, token(claims), now);
     if (holds) expect(refusal).toBeNull();
     else expect(refusal).toMatchObject({ name: 'AuthError', status: 401, reason: 'step_up_required', challenge });
+  });
+
+  describe('max_age: an auth_time in the future', () => {
+    const recent = requirement({ maxAge: 300 });
+    it.each([
+      ['now + leeway', NOW_SECONDS + LEEWAY, true],
+      ['now + leeway + 1', NOW_SECONDS + LEEWAY + 1, false],
+      ['now + 1 year', NOW_SECONDS + 365 * 86_400, false],
+      ['1e308', 1e308, false],
+      ['Infinity is no number a token holds, and fails too', Infinity, false],
+    ])('%s (auth_time %s): holds it: %s', (_name, authTime, holds) => {
+      const refusal = stepUpRefusal(recent, token({ auth_time: authTime }), now);
+      if (holds) expect(refusal).toBeNull();
+      else expect(refusal).toMatchObject({ status: 401, reason: 'step_up_required' });
+    });
+
+    it("takes the issuer's own leeway: none given is 0, so now + 1 fails and now passes", () => {
+      expect(stepUpRefusal(recent, token({ auth_time: NOW_SECONDS }, 0), now)).toBeNull();
+      expect(stepUpRefusal(recent, token({ auth_time: NOW_SECONDS + 1 }, 0), now)?.reason).toBe('step_up_required');
+      const withoutLeeway = createAuthContext({ method: 'oauth2', claims: { auth_time: NOW_SECONDS + 1 } });
+      expect(stepUpRefusal(recent, withoutLeeway, now)?.reason).toBe('step_up_required');
+      expect(stepUpRefusal(recent, token({ auth_time: NOW_SECONDS + 300 }, 300), now)).toBeNull();
+    });
   });
 
   it('asks nothing of a requirement without acr or maxAge, and refuses an API key one that has them', () => {

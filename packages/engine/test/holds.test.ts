@@ -54,7 +54,16 @@ describe('Engine.hold', () => {
     expect(ended).toEqual(['token_expired']);
     expect(engine.held()).toBe(0);
     expect(decisions).toEqual([
-      { outcome: 'ended', reason: 'token_expired', userId: 'ada', method: 'jwt', requestId: 'r-1', durationMs: 0 },
+      // No table judged it (`auth` on a route): no key decided.
+      {
+        outcome: 'ended',
+        reason: 'token_expired',
+        rule: null,
+        userId: 'ada',
+        method: 'jwt',
+        requestId: 'r-1',
+        durationMs: 0,
+      },
     ]);
     await engine.close();
   });
@@ -89,12 +98,30 @@ describe('Engine.hold', () => {
     expect(ended.open).toEqual(['credentials_missing']);
     expect(ended.plain).toEqual(['credentials_missing']);
     expect(engine.held()).toBe(0);
-    expect(decisions.map((decision) => [decision.outcome, decision.userId, decision.reason])).toEqual([
-      ['ended', 'ada', 'route_denied'],
-      ['ended', null, 'credentials_missing'],
-      ['ended', 'cy', 'role_missing'],
-      ['ended', 'bob', 'credentials_missing'],
-      ['ended', 'dee', 'credentials_missing'],
+    // `rule`: the key that refused, or that asks for a caller the held one no longer is.
+    expect(decisions.map(({ outcome, userId, reason, rule }) => [outcome, userId, reason, rule])).toEqual([
+      ['ended', 'ada', 'route_denied', 'GET /feed'],
+      ['ended', null, 'credentials_missing', 'GET /open'],
+      ['ended', 'cy', 'role_missing', 'GET /reports'],
+      ['ended', 'bob', 'credentials_missing', 'GET /open'],
+      ['ended', 'dee', 'credentials_missing', null],
+    ]);
+    await engine.close();
+  });
+
+  it("names the route's key when a credential ends it, and logs it as one line under access.log: refusals", async () => {
+    const access = { 'GET /feed/:id': 'authenticated', log: 'refusals' };
+    const { engine, decisions, logger } = await engineWith(access);
+    heldAs(engine, tokenContext('ada', T / 1000 - 31), ['GET', '/feed/7'], []);
+    heldAs(engine, tokenContext('bob', T / 1000 - 31), ['GET', '/elsewhere'], []);
+    expect(decisions.map(({ reason, rule }) => [reason, rule])).toEqual([
+      ['token_expired', 'GET /feed/:id'],
+      // A route no key names: `access.default` asked for the caller.
+      ['token_expired', 'default'],
+    ]);
+    expect(logger.text).toEqual([
+      'info: access: ended token_expired rule="GET /feed/:id" method=jwt request_id=r-1',
+      'info: access: ended token_expired rule="default" method=jwt request_id=r-1',
     ]);
     await engine.close();
   });

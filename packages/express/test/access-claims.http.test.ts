@@ -35,6 +35,11 @@ beforeAll(async () => {
   await sign('plain', { roles: ['admin'] });
   await sign('stringTime', { acr: 'urn:mfa', auth_time: String(at) });
   await sign('mfaUser', { acr: 'urn:mfa', auth_time: at });
+  // auth_time ahead of the clock: within auth.jwt.leeway_seconds (20, not the default 30), one second past, far past.
+  await sign('ahead', { auth_time: at + 20 });
+  await sign('aheadPast', { auth_time: at + 21 });
+  await sign('aheadYear', { auth_time: at + 365 * 86_400 });
+  await sign('aheadHuge', { auth_time: 1e308 });
   NOW = at * 1000 + 999;
   SECONDS = at;
 });
@@ -140,6 +145,16 @@ describe('step-up (RFC 9470): acr and max_age', () => {
     expect((await request(app).get('/recent').set(bearer('mfaOld')).expect(401)).headers['www-authenticate']).toBe(
       `${STEP_UP}, max_age=300`,
     );
+  });
+
+  it("max_age: an auth_time later than now plus the issuer's leeway_seconds fails it, as none does", async () => {
+    const { app, decisions } = await appWith(TABLE, { auth: { jwt: { leeway_seconds: 20 } } });
+    await request(app).get('/recent').set(bearer('ahead')).expect(200);
+    for (const name of ['aheadPast', 'aheadYear', 'aheadHuge']) {
+      const res = await request(app).get('/recent').set(bearer(name)).expect(401);
+      expect(res.headers['www-authenticate']).toBe(`${STEP_UP}, max_age=300`);
+    }
+    expect(brief(decisions).map(({ reason }) => reason)).toEqual([null, ...Array(3).fill('step_up_required')]);
   });
 
   it('a token without auth_time, or with one that is not a number, and any API key fail it', async () => {

@@ -42,6 +42,7 @@ describe('one decision per request (onDecision)', () => {
         outcome: 'allowed',
         method: 'api_key',
         reason: null,
+        rule: null,
         userId: 'SERVICE_API_KEY',
         requestId: 'req-1',
         durationMs: expect.any(Number),

@@ -180,6 +180,8 @@ describe('auth.hold: held connections end when their authority ends', () => {
       expect(target.decisions.at(-1)).toMatchObject({
         outcome: 'ended',
         reason: 'token_expired',
+        // `rule`: the key that asked for the caller of the held request's route.
+        rule: 'GET /ws/*rest',
         userId: 'ada',
         method: 'jwt',
       });
@@ -206,9 +208,10 @@ describe('auth.hold: held connections end when their authority ends', () => {
     expect(await alive(other.ws)).toBe(true);
     await b.auth.revoke('sub:grace', { ttlSeconds: 60 });
     expect((await other.closed).reason).toBe('token_revoked');
-    expect(a.decisions.filter((decision) => decision.outcome === 'ended').map((decision) => decision.reason)).toEqual([
-      'token_revoked',
-      'token_revoked',
+    const ended = a.decisions.filter((decision) => decision.outcome === 'ended');
+    expect(ended.map(({ reason, rule }) => [reason, rule])).toEqual([
+      ['token_revoked', 'GET /ws/*rest'],
+      ['token_revoked', 'GET /ws/*rest'],
     ]);
     await b.auth.unrevoke('sub:grace');
   });
@@ -234,6 +237,7 @@ describe('auth.hold: held connections end when their authority ends', () => {
     await a.auth.reload(configOf({ roles: ['admin'] }));
     const { code, reason } = await reports.closed;
     expect([code, reason]).toEqual([4401, 'role_missing']);
+    expect(a.decisions.at(-1)).toMatchObject({ outcome: 'ended', reason: 'role_missing', rule: 'GET /ws/reports' });
     expect(await alive(feed.ws)).toBe(true);
     await a.auth.reload(configOf('deny'));
     expect(await alive(feed.ws)).toBe(true);

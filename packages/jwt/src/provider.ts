@@ -63,6 +63,8 @@ export async function createProvider(
   const mapClaims = createClaimsMapper('jwt', config.claims, roles, {
     issuer: deps.oneOfSeveral === true ? config.issuer : null,
     trustRoles: config.trustRoles,
+    // For `max_age`: an `auth_time` ahead of this clock by more than the issuer's leeway is refused.
+    leewaySeconds: config.leewaySeconds,
   });
   const cache = createTokenCache<Verified>(config.leewaySeconds, deps.tokenCache);
   return {

@@ -11,6 +11,7 @@ import {
   type RecordingServer,
   type SigningKey,
 } from '@authlayer/testkit';
+import { clockLeewayOf } from '@authlayer/core/internal';
 import { createJwtHandler } from '../src/index.js';
 import { bearer, failure, jwtConfig, NOW, now, validClaims } from './fixtures.js';
 
@@ -96,6 +97,15 @@ describe('providers: several issuers', () => {
       refusedFrom: (NOW + 300 + 60) * 1000,
       reason: 'token_expired',
     });
+  });
+
+  it("gives each context its issuer's leeway, for the auth_time a rule's max_age reads", async () => {
+    const fromA = await mintToken(keys.a, validClaims({ iss: a.issuer, aud: 'api' }));
+    const fromB = await mintToken(keys.b, validClaims({ iss: b.issuer, aud: 'b-api' }));
+    const fromS = await mintToken(keys.s, validClaims({ iss: STATIC_ISSUER, aud: 'api', email: 'ada@example.com' }));
+    const leeway = async (token: string) => clockLeewayOf(await handler.authenticate(bearer(token)));
+    // A's own 5, B's from auth.jwt (the default 30), S's own 60.
+    expect(await Promise.all([leeway(fromA), leeway(fromB), leeway(fromS)])).toEqual([5, 30, 60]);
   });
 
   it("ends a context of no configured issuer at auth.jwt's own leeway", () => {

@@ -12,10 +12,10 @@ import { suggestField } from './suggest-field.js';
 const NAME = /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/;
 /** `"METHOD /pattern"`: an upper-case method or `*`, one space, a pattern of printable ASCII (`/...`, or `{/...}`). */
 const ROUTE = /^([A-Z]{1,20}|\*) ([/{][\x21-\x7e]*)$/;
-/** What the JSON Schema can say of a key of `access`: `default`, `report_only`, `"METHOD /pattern"` or `"MCP <method> <name>"`. */
+/** What the JSON Schema can say of a key of `access`: `default`, `report_only`, `log`, `"METHOD /pattern"` or `"MCP <method> <name>"`. */
 export const ACCESS_KEY_NAMES = {
   anyOf: [
-    { enum: ['default', 'report_only', 'tests', 'candidate'] },
+    { enum: ['default', 'report_only', 'log', 'tests', 'candidate'] },
     { pattern: ROUTE.source },
     { pattern: MCP_KEY.source },
   ],
@@ -75,12 +75,26 @@ export interface AccessRule extends AccessRequirement {
 /** One value of the `access` table. */
 export type AccessValue = AccessWord | AccessRule;
 
-/** `access.default` and `access.report_only`. */
+/** `access.log`: `refusals` logs each decision that refuses, would refuse or ends; `none` (the default) nothing. */
+export const ACCESS_LOGS = ['none', 'refusals'] as const;
+/**
+ * One of {@link ACCESS_LOGS}.
+ * @useDeclaredType
+ */
+export type AccessLog = (typeof ACCESS_LOGS)[number];
+
+/** `access.default`, `access.report_only` and `access.log`. */
 export interface AccessPolicy {
   /** As written; `null` when not given, which means `authenticated`. */
   readonly default: AccessDefault | null;
   /** True: what a rule or `default: deny` would refuse is logged and counted, never answered. */
   readonly reportOnly: boolean;
+  /**
+   * `refusals`: each decision that refuses, would refuse or ends is one line through the
+   * middleware's logger (outcome, reason, the deciding key, the mode). Default `none`. Absent in a
+   * policy made by hand before this field: read as `none`.
+   */
+  readonly log?: AccessLog;
   /**
    * `access.tests`: policy test files (see docs/policy-testing.md) that start-up and every reload
    * run; a generation whose tests fail does not serve. Absent when not given.
@@ -176,12 +190,13 @@ export const accessSchema = z
   .object({
     default: z.enum(ACCESS_DEFAULTS).optional(),
     report_only: z.boolean().default(false),
+    log: z.enum(ACCESS_LOGS).default('none'),
     tests: z.array(z.string().min(1, 'must be a file path')).min(1, 'must list at least one file').optional(),
     candidate: z.string().min(1, 'must be a file path').optional(),
   })
   .catchall(valueSchema)
   // The catchall's value type cannot describe `report_only` itself, so zod's typing needs a cast.
-  .default({ report_only: false } as never);
+  .default({ report_only: false, log: 'none' } as never);
 
 type RawAccess = z.output<typeof accessSchema>;
 type RawRule = z.output<typeof ruleSchema>;
@@ -212,7 +227,7 @@ export function accessIssues(access: RawAccess, modes: readonly AuthMode[]): Acc
       if (error instanceof RoutePatternError) continue;
       const suggestion = ROUTE.test(key)
         ? undefined
-        : suggestField(key, ['default', 'report_only', 'tests', 'candidate']);
+        : suggestField(key, ['default', 'report_only', 'log', 'tests', 'candidate']);
       const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
       issues.push({ path: [key], message: `${(error as Error).message}${hint}` });
       continue;
@@ -260,7 +275,7 @@ export function toAccessConfig(access: RawAccess): {
 } {
   const table: Record<string, AccessValue> = {};
   for (const [key, value] of routeEntries(access)) table[key] = typeof value === 'string' ? value : toRule(value);
-  const policy: AccessPolicy = { default: access.default ?? null, reportOnly: access.report_only };
+  const policy: AccessPolicy = { default: access.default ?? null, reportOnly: access.report_only, log: access.log };
   return {
     access: table,
     accessPolicy: {
@@ -277,7 +292,7 @@ function routeEntries(access: RawAccess): [string, AccessWord | RawRule][] {
 
 /** The keys of `access` that say how the table is used, not which route: never a route key. */
 export const isPolicyKey = (key: string) =>
-  key === 'default' || key === 'report_only' || key === 'tests' || key === 'candidate';
+  key === 'default' || key === 'report_only' || key === 'log' || key === 'tests' || key === 'candidate';
 
 function toRule(rule: RawRule): AccessRule {
   // The new fields appear only when given, so a rule without them keeps the shape it always had.

@@ -49,7 +49,7 @@ export interface AuthConfig {
   readonly reload: ReloadConfig;
   /** The routes of the top-level `access` section: `"METHOD /pattern"` → what it needs. Default `{}`. */
   readonly access: Readonly<Record<string, AccessValue>>;
-  /** `access.default` and `access.report_only`. */
+  /** `access.default`, `access.report_only` and `access.log`. */
   readonly accessPolicy: AccessPolicy;
   /** Top-level `forward_auth`: the reference service's `/forward-auth` for proxies. Default off. */
   readonly forwardAuth: ForwardAuthConfig;

@@ -31,6 +31,11 @@ export interface Plan {
   readonly denied: boolean;
   /** The key of the `deny` that matched, `default` for `default: deny`; `null` when not denied. */
   readonly deniedBy: string | null;
+  /**
+   * The key whose entry asks for a caller (the first of the strongest `authentication`; `default`
+   * when no entry matched): what a 401 of authentication names. `null` when none asks (`public`).
+   */
+  readonly askedBy: string | null;
   /** The modes every matched rule allows; `null`: any configured mode. */
   readonly modes: readonly AuthMode[] | null;
   /** The rule objects to check once the caller is known, with the parameters they matched. */
@@ -144,18 +149,21 @@ export function planFor(matched: readonly MatchedEntry[], fallback: AccessDefaul
   }
   let authentication: Plan['authentication'] = 'none';
   let deniedBy: string | null = null;
+  let askedBy: string | null = null;
   let modes: readonly AuthMode[] | null = null;
   const rules: Plan['rules'][number][] = [];
-  const need = (what: Plan['authentication']) => {
-    if (STRENGTH[what] > STRENGTH[authentication]) authentication = what;
+  const need = (what: Plan['authentication'], key: string) => {
+    if (STRENGTH[what] <= STRENGTH[authentication]) return;
+    authentication = what;
+    askedBy = key;
   };
   for (const { entry, params } of matched) {
     const { value } = entry;
     if (value === 'deny') deniedBy ??= entry.route.key;
-    else if (value === 'optional') need('optional');
-    else if (value === 'authenticated') need('required');
+    else if (value === 'optional') need('optional', entry.route.key);
+    else if (value === 'authenticated') need('required', entry.route.key);
     else if (typeof value === 'object') {
-      need('required');
+      need('required', entry.route.key);
       rules.push({ rule: value, params, key: entry.route.key });
       if (value.modes !== null) {
         const allowed = value.modes;
@@ -163,13 +171,15 @@ export function planFor(matched: readonly MatchedEntry[], fallback: AccessDefaul
       }
     }
   }
-  return { authentication, denied: deniedBy !== null, deniedBy, modes, rules };
+  return { authentication, denied: deniedBy !== null, deniedBy, askedBy, modes, rules };
 }
 
 const DENIED: Plan = Object.freeze({
   authentication: 'none',
   denied: true,
   deniedBy: 'default',
+  // Under report_only a denied request is still authenticated, optionally: `default` asked.
+  askedBy: 'default',
   modes: null,
   rules: [],
 });
@@ -177,6 +187,7 @@ const AUTHENTICATED: Plan = Object.freeze({
   authentication: 'required',
   denied: false,
   deniedBy: null,
+  askedBy: 'default',
   modes: null,
   rules: [],
 });

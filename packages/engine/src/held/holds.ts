@@ -1,11 +1,11 @@
 import { createAuthContext, type AuthContext, type AuthRequest, type Logger } from '@authlayer/core';
 import type { Plan } from '../access/access-table.js';
-import { authorizeByPlan } from '../access/access-plan.js';
-import type { ScopeImplies } from '../access/rules.js';
-import type { DecisionListener } from '../decision.js';
+import { logRefusal } from '../access/access-log.js';
+import type { AuthDecision, DecisionListener } from '../decision.js';
 import type { Generation } from '../generation.js';
 import { kindOf } from '../request/kind-of.js';
 import { EndSchedule, type Timers } from './end-schedule.js';
+import { refusalOf, type HeldRefusal } from './refusal-of.js';
 
 /** Called once when a held request's authority ends, with the reason (`token_expired`, ...). */
 export type EndHold = (reason: string) => void;
@@ -61,7 +61,11 @@ export class Holds {
   private readonly schedule: EndSchedule<Hold>;
 
   constructor(private readonly deps: HoldsDeps) {
-    this.schedule = new EndSchedule(deps.now, (hold) => this.end(hold, hold.expiredReason), deps.timers);
+    this.schedule = new EndSchedule(
+      deps.now,
+      (hold) => this.end(hold, hold.expiredReason, this.askedOf(hold)),
+      deps.timers,
+    );
   }
 
   /** How many requests are held now. */
@@ -91,17 +95,20 @@ export class Holds {
     };
     this.held.add(hold);
     if (expiry !== null) {
-      if (expiry.refusedFrom <= this.deps.now()) this.end(hold, hold.expiredReason);
+      if (expiry.refusedFrom <= this.deps.now()) this.end(hold, hold.expiredReason, this.askedOf(hold));
       else this.schedule.add(hold, expiry.refusedFrom);
     }
-    if (this.held.has(hold) && context !== NOBODY && this.deps.isRevoked(context)) this.end(hold, 'token_revoked');
+    if (this.held.has(hold) && context !== NOBODY && this.deps.isRevoked(context)) {
+      this.end(hold, 'token_revoked', this.askedOf(hold));
+    }
     return () => this.forget(hold);
   }
 
   /** The revocation list changed: every held request whose credential it now revokes ends. */
   revoked(): void {
     for (const hold of this.held) {
-      if (hold.context !== NOBODY && this.deps.isRevoked(hold.context)) this.end(hold, 'token_revoked');
+      if (hold.context !== NOBODY && this.deps.isRevoked(hold.context))
+        this.end(hold, 'token_revoked', this.askedOf(hold));
     }
   }
 
@@ -115,9 +122,9 @@ export class Holds {
     const { reportOnly } = generation.config.accessPolicy;
     const methods: readonly string[] = generation.loaded.methods;
     for (const hold of this.held) {
-      let reason: string | null;
+      let refusal: HeldRefusal | null;
       try {
-        reason = refusalOf(
+        refusal = refusalOf(
           hold.planOf(generation),
           hold.context,
           methods,
@@ -127,10 +134,10 @@ export class Holds {
       } catch (error) {
         // Fails closed: a request the new table cannot judge is not kept open.
         this.deps.logger.error(`a held request could not be judged after the reload (${kindOf(error)})`);
-        reason = 'route_denied';
+        refusal = { reason: 'route_denied', rule: null };
       }
       // report_only: the table only says what it would refuse; the connection is kept.
-      if (reason !== null && !reportOnly) this.end(hold, reason);
+      if (refusal !== null && !reportOnly) this.end(hold, refusal.reason, refusal.rule);
     }
   }
 
@@ -145,17 +152,33 @@ export class Holds {
     return this.held.delete(hold);
   }
 
-  private end(hold: Hold, reason: string): void {
-    if (!this.forget(hold)) return;
+  /**
+   * The key that asked for the held request's caller in the table serving now, for an end that is
+   * the credential's (expiry, revocation); `null` when no table judged it or it cannot be judged.
+   */
+  private askedOf(hold: Hold): string | null {
     try {
-      this.deps.onDecision?.({
-        outcome: 'ended',
-        reason,
-        userId: hold.context.userId,
-        method: hold.context.method,
-        requestId: hold.requestId,
-        durationMs: this.deps.now() - hold.since,
-      });
+      return hold.planOf(this.deps.current())?.askedBy ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Ends a hold once: its decision (`ended`, the reason, the key that decided), then its `end`. */
+  private end(hold: Hold, reason: string, rule: string | null): void {
+    if (!this.forget(hold)) return;
+    const decision: AuthDecision = {
+      outcome: 'ended',
+      reason,
+      rule,
+      userId: hold.context.userId,
+      method: hold.context.method,
+      requestId: hold.requestId,
+      durationMs: this.deps.now() - hold.since,
+    };
+    try {
+      if (this.deps.current().config.accessPolicy.log === 'refusals') logRefusal(this.deps.logger, decision);
+      this.deps.onDecision?.(decision);
     } catch (error) {
       this.deps.logger.error(`the onDecision listener failed (${kindOf(error)})`);
     }
@@ -166,30 +189,3 @@ export class Holds {
     }
   }
 }
-
-/**
- * Why a request of this plan would now be refused to this caller, or `null`: the route denied,
- * a credential required of an anonymous caller, or of a mode the route or the config no longer
- * takes (answered as no credential, as a request would be), then the plan's rules (a step-up
- * included: `step_up_required`).
- */
-function refusalOf(
-  plan: Plan | null,
-  context: AuthContext,
-  methods: readonly string[],
-  now: () => number,
-  implies?: ScopeImplies,
-): string | null {
-  if (plan === null)
-    return context.method === 'none' || methods.includes(context.method) ? null : 'credentials_missing';
-  if (plan.denied) return 'route_denied';
-  if (plan.authentication === 'none') return null;
-  if (context.method === 'none') return plan.authentication === 'required' ? 'credentials_missing' : null;
-  if (!methods.includes(context.method)) return 'credentials_missing';
-  if (plan.modes !== null && !plan.modes.includes(context.method)) return 'credentials_missing';
-  // A rule's max_age by the engine's clock, as a request's.
-  return authorizeByPlan(plan, NO_HEADERS, context, now, implies)?.error.reason ?? null;
-}
-
-// The rules are judged on the caller alone: a request's headers only choose a 403's challenge.
-const NO_HEADERS: AuthRequest = Object.freeze({ headers: Object.freeze({}) });

@@ -7,6 +7,7 @@ const UNHEARD: AuthDecision = {
   outcome: 'allowed',
   method: 'none',
   reason: null,
+  rule: null,
   userId: null,
   requestId: null,
   durationMs: 0,
@@ -37,6 +38,6 @@ export class RecordingScope extends RequestScope {
   override wouldRefuseLater(reason: string, route: string): void {
     // Nobody listens here, so an allowed decision may not have been built: the refusal is kept anyway.
     const decision = this.recorded?.decision ?? UNHEARD;
-    this.recorded = { decision: { ...decision, outcome: 'would_refuse', reason }, route };
+    this.recorded = { decision: { ...decision, outcome: 'would_refuse', reason, rule: route }, route };
   }
 }

@@ -68,7 +68,10 @@ export async function connectRedisStore(
   // No commandTimeout: ioredis's fires in the timers phase, before a reply that came in while
   // this process was busy is read, so a blocked event loop looked like a slow Redis. `inTime`
   // reads what arrived first.
-  const client = new Redis(url, RECONNECTING);
+  // A command in flight when the connection is dropped is not sent again on the next one: `inTime`
+  // answered it already (memory counted the request), and Redis may still run the first copy.
+  // Sent twice, a request would count twice (fewer than N admitted).
+  const client = new Redis(url, { ...RECONNECTING, autoResendUnfulfilledCommands: false });
   let state: 'starting' | 'up' | 'down' | 'closed' = 'starting';
   const down = () => {
     // Our own close() ends the connection too (--check closes right after it connected): no outage.

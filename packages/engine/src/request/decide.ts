@@ -57,6 +57,8 @@ export interface Flow {
   readonly reportOnly: boolean;
   /** `access.report_only`: `would_refuse` and `forbidden` decisions are also one `warn` line each. */
   readonly logRefusals: boolean;
+  /** `access.log: refusals`: every decision that refuses or would refuse is one log line. */
+  readonly logDecisions?: boolean;
   /** RFC 9728: the metadata URL every 401's Bearer challenge names (`resource_metadata`). */
   readonly resourceMetadata?: string;
   /**
@@ -261,7 +263,7 @@ function report(
   route?: string,
 ): void {
   if (outcome === 'allowed' && scope.allowedUnheard(flow)) return;
-  scope.decide(flow, decisionOf(scope, outcome, reason, userId, method), route);
+  scope.decide(flow, decisionOf(scope, outcome, reason, userId, method, route ?? null), route);
 }
 
 /** Optional, and no credential at all: the handler's 401 would only ask for one. */
@@ -292,7 +294,8 @@ function refuse(flow: Flow, error: unknown, request: EngineRequest, scope: Reque
     flow.logger.error(`the ${request.method} ${pathOf(request)} handler failed (${kindOf(error)})`);
     return { pass: false, answer: INTERNAL_ANSWER, headers: NO_HEADERS };
   }
-  report(flow, scope, 'refused', error.reason, null, modeThatRefused(error) ?? flow.method);
+  // The table's key that asked for a caller (null where no table judged): what a 401 names.
+  report(flow, scope, 'refused', error.reason, null, modeThatRefused(error) ?? flow.method, scope.askedBy ?? undefined);
   return { pass: false, answer: refusalAnswer(error, flow.resourceMetadata), headers: NO_HEADERS };
 }
 

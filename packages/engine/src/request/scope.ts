@@ -11,6 +11,7 @@ import type { startDecisionSpan } from '@authlayer/core/internal';
 import type { Plan } from '../access/access-table.js';
 import type { ScopeImplies } from '../access/rules.js';
 import type { AuthDecision, DecisionListener } from '../decision.js';
+import { isRefusal, logRefusal } from '../access/access-log.js';
 import { kindOf } from './kind-of.js';
 
 /** An OpenTelemetry span of one decision (see `startDecisionSpan`). */
@@ -22,6 +23,8 @@ export interface ReportTo {
   readonly onDecision: DecisionListener | undefined;
   /** `access.report_only`: `would_refuse` and `forbidden` decisions are also one `warn` line each. */
   readonly logRefusals?: boolean;
+  /** `access.log: refusals`: every decision that refuses or would refuse is one log line. */
+  readonly logDecisions?: boolean;
 }
 
 /** A decision let through, held until the answer starts: a guard after it may still refuse. */
@@ -49,6 +52,8 @@ export class RequestScope {
   plan: Plan | null = null;
   /** `auth.optional` let the request through without credentials: the 401 it was spared. */
   anonymousBecause: AuthError | null = null;
+  /** The table key that asked for a caller (`Plan.askedBy`), for a 401's `rule`; null: no table asked. */
+  askedBy: string | null = null;
   /** The method and path the `access` table judged the request as (null: it did not judge it). */
   judged: { readonly method: string; readonly path: string } | null = null;
   /** The clock of the flow that decided the request, for a rule checked after it (`max_age`). */
@@ -86,6 +91,8 @@ export class RequestScope {
    */
   decide(to: ReportTo, decision: AuthDecision, route: string | undefined): void {
     this.done = true;
+    // The key that decided: given beside the decision by the MCP gate, inside it by the table.
+    if (route !== undefined && decision.rule !== route) decision = { ...decision, rule: route };
     const span = this.span;
     if (decision.outcome !== 'allowed' && decision.outcome !== 'would_refuse') {
       this.span = undefined;
@@ -107,7 +114,10 @@ export class RequestScope {
 
   /** Someone hears of a decision that goes on: a listener, a span, or `report_only`'s warnings. */
   private heard(to: ReportTo): boolean {
-    return to.onDecision !== undefined || this.span !== undefined || to.logRefusals === true;
+    // A guard may still refuse what was let through: access.log must hear of it.
+    return (
+      to.onDecision !== undefined || this.span !== undefined || to.logRefusals === true || to.logDecisions === true
+    );
   }
 
   /** True while a decision waits for the answer: the adapter then calls `answered` when it starts. */
@@ -140,7 +150,7 @@ export class RequestScope {
   wouldRefuseLater(reason: string, route: string): void {
     const held = this.held;
     if (held === null || held.decision.outcome !== 'allowed') return;
-    this.held = { ...held, decision: { ...held.decision, outcome: 'would_refuse', reason }, route };
+    this.held = { ...held, decision: { ...held.decision, outcome: 'would_refuse', reason, rule: route }, route };
   }
 
   /**
@@ -164,6 +174,7 @@ export class RequestScope {
         ...held.decision,
         outcome: forbidden ? 'forbidden' : 'refused',
         reason: error.reason,
+        rule: route,
         // An anonymous caller's decision has no userId anyway; a step-up's names its caller.
         userId: held.decision.userId,
         durationMs: Math.round((performance.now() - this.started) * 1000) / 1000,
@@ -196,17 +207,19 @@ export function reportWhenAnswered(scope: RequestScope, response: AnsweringRespo
   response.once('close', () => scope.answered());
 }
 
-/** The decision record: what was decided, for whom, how long it took; never a credential. */
+/** The decision record: what was decided, by which key, for whom, how long it took; never a credential. */
 export function decisionOf(
   scope: RequestScope,
   outcome: AuthDecision['outcome'],
   reason: string | null,
   userId: string | null,
   method: AuthMethod,
+  rule: string | null = null,
 ): AuthDecision {
   return {
     outcome,
     reason,
+    rule,
     userId,
     method,
     requestId: scope.id(),
@@ -231,7 +244,9 @@ function report(
     });
     span.end(at);
   }
-  if (to.logRefusals === true && (decision.outcome === 'would_refuse' || decision.outcome === 'forbidden')) {
+  if (to.logDecisions === true && isRefusal(decision)) {
+    logRefusal(to.logger, decision);
+  } else if (to.logRefusals === true && (decision.outcome === 'would_refuse' || decision.outcome === 'forbidden')) {
     // report_only is watched in the log too, listener or not: the route's key and the reason only.
     to.logger.warn(`access report_only: ${decision.outcome} ${route ?? 'request'} (${decision.reason})`);
   }
