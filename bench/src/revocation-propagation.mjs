@@ -27,6 +27,8 @@ const OUT = process.env.OUT ?? 'results/revocation.md';
 const MAIN = new URL('../../apps/service/dist/main.js', import.meta.url).pathname;
 const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 const children = [];
+// A failed run leaves no redis-server or replica behind.
+process.on('exit', () => children.forEach((child) => child.exitCode === null && child.kill('SIGTERM')));
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -131,13 +133,15 @@ const samples = [];
 const load = { before: loadavg()[0] };
 for (const [i, token] of tokens.entries()) {
   const started = performance.now();
+  let returnedAt = Infinity;
   const polls = replicas.map(async (replica) => {
     while ((await status(replica, token)) !== 401)
-      if (performance.now() - started > 10_000) throw new Error('not refused in 10 s');
+      if (performance.now() - returnedAt > 10_000) throw new Error('not refused within 10 s of the change');
     return performance.now() - started;
   });
   await revoke(i);
-  const returned = performance.now() - started;
+  returnedAt = performance.now();
+  const returned = returnedAt - started;
   const times = await Promise.all(polls);
   samples.push({ returned, times, slowest: Math.max(...times) });
   await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
