@@ -160,6 +160,11 @@ export async function followRevocations(
     if (subscriber.status !== 'ready') outage();
   });
   client.on('error', () => {});
+  // The command connection may follow a failover after the subscription did: a load taken
+  // meanwhile read the old primary's address, so the new one loads (and writes back) again.
+  client.on('ready', () => {
+    if (generation !== null && addressOf(client) !== primary) reload();
+  });
   const heartbeat = startHeartbeat(
     () => (client.status === 'ready' && !closed ? client.get(GENERATION_KEY) : null),
     {
