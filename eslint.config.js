@@ -53,7 +53,14 @@ export function layerRules() {
   const FRAMEWORKS = ['express', 'express/*', 'fastify', 'fastify/*', 'fastify-plugin', 'hono', 'hono/*', 'koa'];
   const REDIS = ['ioredis', 'ioredis/*', 'redis', 'redis/*', '@redis/*', 'rate-limiter-flexible'];
   const MODES = ['api-key', 'jwt', 'oauth2'];
-  const ADAPTERS = ['@authlayer/express', '@authlayer/express/*', '@authlayer/fastify', '@authlayer/fastify/*'];
+  const ADAPTERS = [
+    '@authlayer/express',
+    '@authlayer/express/*',
+    '@authlayer/fastify',
+    '@authlayer/fastify/*',
+    '@authlayer/hono',
+    '@authlayer/hono/*',
+  ];
   const rule = (files, patterns, message) => ({
     files,
     ignores: ['**/test/**'],
@@ -67,7 +74,7 @@ export function layerRules() {
       'the engine imports no web framework and no adapter',
     ),
     rule(
-      ['packages/express/src/**', 'packages/fastify/src/**'],
+      ['packages/express/src/**', 'packages/fastify/src/**', 'packages/hono/src/**'],
       REDIS,
       'an adapter imports no Redis client: the engine holds the connections',
     ),

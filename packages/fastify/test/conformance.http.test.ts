@@ -1,110 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestIdentityProvider, type TestIdentityProvider } from '@authlayer/testkit';
-import { comparable, see, serveExpress, serveFastify, type RouteSpec, type Seen, type Served } from './support/both.js';
+import { comparable, see, serveExpress, serveFastify, type Seen, type Served } from './support/both.js';
+import {
+  CASES,
+  KEY,
+  ROUTES,
+  TABLE,
+  apiKey,
+  bearer,
+  configOf as corpusConfig,
+  signTokens,
+  type Case,
+  type Tokens,
+} from './support/corpus.js';
 
 // One case list, two adapters: the same config and the same requests must get the same answers
 // (status, WWW-Authenticate, Retry-After, RateLimit-*, content type, body bytes) and the same
 // decisions, from @authlayer/express (auth.access before the routes) and @authlayer/fastify.
-
-const KEY = 'k3y-for-the-conformance-tests';
-
-const ROUTES: readonly RouteSpec[] = [
-  { method: 'GET', path: '/public' },
-  { method: 'GET', path: '/me' },
-  { method: 'GET', path: '/reports/:id' },
-  { method: 'DELETE', path: '/reports/:id' },
-  { method: 'POST', path: '/invoke' },
-  { method: 'GET', path: '/other' },
-  { method: 'GET', path: '/scoped' },
-  { method: 'GET', path: '/t/:tenant/items' },
-  { method: 'GET', path: '/gold' },
-  { method: 'GET', path: '/stepped' },
-  { method: 'GET', path: '/either' },
-];
-
-const TABLE = {
-  'GET /public': 'public',
-  'GET /me': 'optional',
-  'GET /reports/:id': { roles: ['admin'] },
-  'DELETE /reports/:id': 'deny',
-  'POST /invoke': 'authenticated',
-  'GET /scoped': { scopes: ['reports:read'] },
-  'GET /t/:tenant/items': { tenant_param: 'tenant' },
-  'GET /gold': { claims: { 'org.tier': ['gold'] } },
-  'GET /stepped': { acr: ['urn:mfa'], max_age: 300 },
-  'GET /either': { any: [{ roles: ['admin'] }, { acr: ['urn:mfa'] }] },
-};
-
-interface Case {
-  readonly name: string;
-  readonly method: string;
-  readonly path: string;
-  readonly headers?: (tokens: Tokens) => Record<string, string>;
-}
-interface Tokens {
-  readonly admin: string;
-  readonly user: string;
-  readonly expired: string;
-  readonly tenant: string;
-  readonly mfa: string;
-  readonly stale: string;
-  readonly gold: string;
-}
-
-const apiKey = () => ({ 'X-API-Key': KEY });
-const bearer = (pick: keyof Tokens) => (tokens: Tokens) => ({ Authorization: `Bearer ${tokens[pick]}` });
-
-const CASES: readonly Case[] = [
-  { name: 'no credential', method: 'POST', path: '/invoke' },
-  { name: 'a wrong API key', method: 'POST', path: '/invoke', headers: () => ({ 'X-API-Key': 'wrong' }) },
-  { name: 'the right API key', method: 'POST', path: '/invoke', headers: apiKey },
-  {
-    name: 'the API key as a Bearer token',
-    method: 'POST',
-    path: '/invoke',
-    headers: () => ({ Authorization: `Bearer ${KEY}` }),
-  },
-  { name: 'a JWT', method: 'POST', path: '/invoke', headers: bearer('user') },
-  { name: 'an expired JWT', method: 'POST', path: '/invoke', headers: bearer('expired') },
-  { name: 'a role rule, API key without the role (403)', method: 'GET', path: '/reports/7', headers: apiKey },
-  {
-    name: 'a role rule, JWT without the role (403 with a challenge)',
-    method: 'GET',
-    path: '/reports/7',
-    headers: bearer('user'),
-  },
-  { name: 'a role rule, JWT with the role', method: 'GET', path: '/reports/7', headers: bearer('admin') },
-  { name: 'a role rule, HEAD as GET', method: 'HEAD', path: '/reports/7', headers: bearer('user') },
-  { name: 'a role rule, no credential', method: 'GET', path: '/reports/7' },
-  { name: 'a scope rule, JWT without the scope', method: 'GET', path: '/scoped', headers: bearer('user') },
-  { name: 'a scope rule, JWT with the scope', method: 'GET', path: '/scoped', headers: bearer('admin') },
-  { name: "tenant_param, the caller's tenant", method: 'GET', path: '/t/acme/items', headers: bearer('tenant') },
-  { name: 'tenant_param, another tenant', method: 'GET', path: '/t/other/items', headers: bearer('tenant') },
-  { name: 'deny, no credential', method: 'DELETE', path: '/reports/7' },
-  { name: 'deny, the right key', method: 'DELETE', path: '/reports/7', headers: apiKey },
-  { name: 'public, no credential', method: 'GET', path: '/public' },
-  {
-    name: 'public, a wrong key is not looked at',
-    method: 'GET',
-    path: '/public',
-    headers: () => ({ 'X-API-Key': 'wrong' }),
-  },
-  { name: 'optional, no credential', method: 'GET', path: '/me' },
-  { name: 'optional, a wrong key', method: 'GET', path: '/me', headers: () => ({ 'X-API-Key': 'wrong' }) },
-  { name: 'optional, the right key', method: 'GET', path: '/me', headers: apiKey },
-  { name: 'a route no key names: default, no credential', method: 'GET', path: '/other' },
-  { name: 'a route no key names: default, the right key', method: 'GET', path: '/other', headers: apiKey },
-  { name: 'a path no route serves: default, no credential', method: 'GET', path: '/nowhere' },
-  { name: 'claims, the accepted value', method: 'GET', path: '/gold', headers: bearer('gold') },
-  { name: 'claims, another value (403 claim_mismatch)', method: 'GET', path: '/gold', headers: bearer('tenant') },
-  { name: 'claims, an API key has none', method: 'GET', path: '/gold', headers: apiKey },
-  { name: 'step-up, acr and auth_time recent', method: 'GET', path: '/stepped', headers: bearer('mfa') },
-  { name: 'step-up, auth_time too old (401)', method: 'GET', path: '/stepped', headers: bearer('stale') },
-  { name: 'step-up, no acr (401)', method: 'GET', path: '/stepped', headers: bearer('user') },
-  { name: 'step-up, an API key (401)', method: 'GET', path: '/stepped', headers: apiKey },
-  { name: 'any with a step-up entry, taken', method: 'GET', path: '/either', headers: bearer('mfa') },
-  { name: "any with a step-up entry, the first entry's 403", method: 'GET', path: '/either', headers: bearer('user') },
-];
 
 let idp: TestIdentityProvider;
 let tokens: Tokens;
@@ -112,26 +24,11 @@ let now: number;
 
 beforeAll(async () => {
   idp = await startTestIdentityProvider();
-  const at = Math.floor(Date.now() / 1000);
-  tokens = {
-    admin: await idp.signToken({ sub: 'ada', roles: ['admin'], scope: 'reports:read' }),
-    user: await idp.signToken({ sub: 'bob', roles: ['reader'] }),
-    expired: await idp.signToken({ sub: 'eve' }, { expiresIn: -3600 }),
-    tenant: await idp.signToken({ sub: 'tia', tenant: 'acme', org: { tier: 'silver' } }),
-    mfa: await idp.signToken({ sub: 'max', acr: 'urn:mfa', auth_time: at - 300 }),
-    stale: await idp.signToken({ sub: 'sam', acr: 'urn:mfa', auth_time: at - 301 }),
-    gold: await idp.signToken({ sub: 'gil', org: { tier: 'gold' } }),
-  };
-  // Pinned once every token is signed: max_age's boundary is exact on both adapters.
-  now = at * 1000 + 999;
+  ({ tokens, now } = await signTokens(idp));
 });
 afterAll(async () => idp.close());
 
-function configOf(access: object, extra: object = {}) {
-  const raw = idp.config('jwt', { auth: { jwt: { claims: { tenant_id: 'tenant' } } }, access, ...extra });
-  const auth = raw.auth as Record<string, unknown>;
-  return { ...raw, auth: { ...auth, mode: ['api_key', 'jwt'] } };
-}
+const configOf = (access: object, extra: object = {}) => corpusConfig(idp, access, extra);
 
 /** Both adapters on the same config; each case sent to both, in order. */
 async function both(config: object, cases: readonly Case[], guard?: object) {

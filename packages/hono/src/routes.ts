@@ -1,0 +1,144 @@
+import { ConfigError, type AccessDefault } from '@authlayer/core';
+import type { Context } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import { planFor, type Generation, type Plan, type TableEntry } from './request.js';
+
+// How `access` keys name Hono's routes: by the method and the path as the route was registered
+// (a sub-app's base path included, as Hono merges it), never by matching the request's path.
+// Hono's router decides which routes a request reaches; the keys that name the one that answers
+// apply.
+
+/** A route as Hono lists it (`app.routes`, `matchedRoutes(c)`). */
+export interface HonoRoute {
+  readonly method: string;
+  readonly path: string;
+  readonly handler: (...args: never[]) => unknown;
+}
+
+/** The handler a route runs (a sub-app's route wraps it; Hono marks the wrapper). */
+function targetOf(handler: HonoRoute['handler']): HonoRoute['handler'] {
+  const inner = (handler as { __COMPOSED_HANDLER?: HonoRoute['handler'] }).__COMPOSED_HANDLER;
+  return inner === undefined ? handler : targetOf(inner);
+}
+
+/**
+ * True for a route that answers rather than passes on: Hono's own test (`hono/dev`'s
+ * `isMiddleware`) is that a middleware takes `next`, a handler does not.
+ */
+export function isHandler(route: HonoRoute): boolean {
+  return targetOf(route.handler).length < 2;
+}
+
+/**
+ * The route Hono matched for the request of `c`, and its index: the first matched handler in
+ * registration order, the one Hono's compose reaches first (a handler must answer); `null` when
+ * the request reaches no handler (Hono's 404).
+ */
+export function routeOf(c: Context): { readonly route: HonoRoute; readonly index: number } | null {
+  const routes = matchedRoutes(c) as readonly HonoRoute[];
+  const index = routes.findIndex(isHandler);
+  return index === -1 ? null : { route: routes[index]!, index };
+}
+
+/** True when the key's method covers a request of `method` (`*` every method, `GET` also `HEAD`). */
+function coversMethod(entry: TableEntry, method: string): boolean {
+  const named = entry.route.method;
+  return named === '*' || named === method || (method === 'HEAD' && named === 'GET');
+}
+
+/** True when `entry` names `route`: the same path, a method it covers (a route of `app.all`: any). */
+function namesRoute(entry: TableEntry, route: HonoRoute, method: string): boolean {
+  return entry.route.pattern === route.path && (route.method === 'ALL' || coversMethod(entry, method));
+}
+
+/** The `access` keys that name no handler route of `routes` (`app.routes`). */
+export function unnamedKeys(entries: readonly TableEntry[], routes: readonly HonoRoute[]): string[] {
+  const handlers = routes.filter(isHandler);
+  return entries
+    .filter(
+      (entry) =>
+        !handlers.some(
+          (route) =>
+            entry.route.pattern === route.path &&
+            (entry.route.method === '*' || route.method === 'ALL' || route.method === entry.route.method),
+        ),
+    )
+    .map((entry) => entry.route.key);
+}
+
+/** The ConfigError of keys that name no route: `reload()` fails with it once routes are known. */
+export function unnamedKeysError(keys: readonly string[]): ConfigError {
+  return new ConfigError(
+    keys.map((key) => ({
+      path: `access.${key.length > 64 ? `${key.slice(0, 64)}...` : key}`,
+      message: 'names no route registered on this Hono app (a key names a route by its method and path as registered)',
+    })),
+  );
+}
+
+/** What the table asks of the requests one route gets, made once per route and generation. */
+interface RoutePlan {
+  readonly plan: Plan;
+  /** The entries that name the route, when one of them checks a tenant parameter (per request). */
+  readonly tenantEntries: readonly TableEntry[] | null;
+  readonly fallback: AccessDefault;
+}
+
+const plans = new WeakMap<Generation, Map<string, RoutePlan>>();
+
+/** The plan of a request to `method` that reached `route` (`null`: no route, `access.default`). */
+function routePlanOf(generation: Generation, method: string, route: HonoRoute | null): RoutePlan {
+  let byRoute = plans.get(generation);
+  if (byRoute === undefined) {
+    byRoute = new Map();
+    plans.set(generation, byRoute);
+  }
+  const id = route === null ? '' : `${method} ${route.method} ${route.path}`;
+  let made = byRoute.get(id);
+  if (made === undefined) {
+    const fallback = generation.config.accessPolicy.default ?? 'authenticated';
+    const entries = route === null ? [] : generation.table.entries.filter((entry) => namesRoute(entry, route, method));
+    const tenant = entries.some((entry) => typeof entry.value === 'object' && entry.value.tenantParam !== null);
+    made = {
+      plan: planFor(
+        entries.map((entry) => ({ entry, params: null })),
+        fallback,
+      ),
+      tenantEntries: tenant ? entries : null,
+      fallback,
+    };
+    byRoute.set(id, made);
+  }
+  return made;
+}
+
+/**
+ * The plan for the request of `c`: the route's, or with the route's own parameters when a key
+ * checks `tenant_param` (read as the matched route's handler would read them).
+ */
+export function planOfRequest(generation: Generation, c: Context): Plan {
+  const matched = routeOf(c);
+  const made = routePlanOf(generation, c.req.method, matched?.route ?? null);
+  if (made.tenantEntries === null || matched === null) return made.plan;
+  return planFor(
+    made.tenantEntries.map((entry) => ({ entry, params: paramsAt(c, matched.index) })),
+    made.fallback,
+  );
+}
+
+/** The decoded parameters of the matched route at `index` (Hono reads them for its `routeIndex`). */
+function paramsAt(c: Context, index: number): Record<string, string> {
+  const own = c.req.routeIndex;
+  c.req.routeIndex = index;
+  try {
+    return c.req.param() as Record<string, string>;
+  } finally {
+    c.req.routeIndex = own;
+  }
+}
+
+/** The route a request reached, as registered (`GET /reports/:id`), for a guard's decision. */
+export function routeName(c: Context): string {
+  const matched = routeOf(c);
+  return matched === null ? c.req.method : `${c.req.method} ${matched.route.path}`;
+}
