@@ -7,6 +7,7 @@ import {
   type Flow,
   type Generation,
   type ReloadState,
+  type RequestAuth,
   type Revocation,
   type RevokeOptions,
 } from '@authlayer/engine/internal';
@@ -23,8 +24,12 @@ declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
-      /** The caller's identity, set by the authlayer middleware once the request is authenticated. */
-      auth?: AuthContext;
+      /**
+       * The caller's identity, set by the authlayer middleware once the request is authenticated:
+       * the `AuthContext` and the MCP SDK's `AuthInfo` fields, so `transport.handleRequest(req, res,
+       * req.body)` takes the request as it is.
+       */
+      auth?: RequestAuth;
     }
   }
 }

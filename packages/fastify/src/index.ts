@@ -7,12 +7,14 @@ export type { AuthlayerApi, AuthlayerOptions } from './plugin.js';
 export type { AccessRuleInput } from './guards.js';
 export type {
   AuthDecision,
+  AuthInfoFields,
   AuthReadiness,
   DecisionListener,
   DecisionOutcome,
   OpenApiSecurity,
   ReloadEvent,
   ReloadState,
+  RequestAuth,
   Revocation,
   RevokeOptions,
 } from '@authlayer/engine';

@@ -10,6 +10,7 @@ import {
   type OpenApiSecurity,
   type Outcome,
   type ReloadState,
+  type RequestAuth,
   type Revocation,
   type RevokeOptions,
 } from '@authlayer/engine/internal';
@@ -32,8 +33,8 @@ import { SCOPE, newScope, scopeOf } from './scope.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The caller's identity, set by the authlayer plugin once the request is authenticated. */
-    auth?: AuthContext;
+    /** The caller's identity and the MCP SDK's `AuthInfo` fields, set by the plugin once the request is authenticated. */
+    auth?: RequestAuth;
   }
   interface FastifyInstance {
     /** What the authlayer plugin serves, and what changes it (see {@link AuthlayerApi}). */
