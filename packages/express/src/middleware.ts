@@ -12,7 +12,7 @@ import {
   type RevokeOptions,
 } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
-import { answerMetadata } from './metadata.js';
+import { answerMetadata, servedMetadataPath } from './metadata.js';
 import { runAccess } from './access/access-middleware.js';
 import { createGuardedApps, refuseUnparsedKeys } from './access/guarded-apps.js';
 import { unmatchedKeys } from './access/unmatched-rules.js';
@@ -214,7 +214,8 @@ export async function createAuthMiddleware(
     checkReload: (next) => {
       refuseUnparsedKeys(next.table);
       guardedApps.check(next);
-      checkReload?.({ config: next.config, unmatchedRules: (app) => unmatchedKeys(next.table.entries, app) });
+      const served = servedMetadataPath(next);
+      checkReload?.({ config: next.config, unmatchedRules: (app) => unmatchedKeys(next.table.entries, app, served) });
     },
   });
   try {
@@ -254,7 +255,7 @@ export async function createAuthMiddleware(
     unmatchedRules: {
       value: (app: unknown) => {
         guardedApps.add(app);
-        return unmatchedKeys(current().table.entries, app);
+        return unmatchedKeys(current().table.entries, app, servedMetadataPath(current()));
       },
       enumerable: true,
     },
