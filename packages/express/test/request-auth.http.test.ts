@@ -39,10 +39,10 @@ describe('req.auth without resource or mcp', () => {
   });
 });
 
-describe("docs/mcp.md's server", () => {
-  it('is the file typecheck compiles (test/types/mcp-server-example.ts)', async () => {
+describe.each(['mcp-server-example.ts', 'mcp-client-example.ts'])("docs/mcp.md's example in %s", (file) => {
+  it('is the file typecheck compiles (test/types)', async () => {
     const docs = await readFile(new URL('../../../docs/mcp.md', import.meta.url), 'utf8');
-    const compiled = await readFile(new URL('./types/mcp-server-example.ts', import.meta.url), 'utf8');
+    const compiled = await readFile(new URL(`./types/${file}`, import.meta.url), 'utf8');
     const example = /\/\/ docs:begin\n([\s\S]*?)\/\/ docs:end\n/.exec(compiled)?.[1];
     expect(example).toBeDefined();
     expect(docs).toContain('```ts\n' + example + '```\n');
