@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createCaptureLogger, startOidcProvider, type OidcProvider } from '@authlayer/testkit';
 import express from 'express';
 import { createAuthMiddleware, errorHandler, type AuthMiddleware } from '../src/index.js';
 import { listen } from './support/listen.js';
+import { serveNotes } from './support/notes-server.js';
 import { learnChallenges, StepUpProvider } from './support/mcp-step-up.js';
 
 // The required-only challenge (MCP 2026-07-28, SEP-2350) with the SDK 1.x client, where the route
@@ -38,16 +37,7 @@ beforeAll(async () => {
     { logger: createCaptureLogger() },
   );
   app.use(auth.access); // also answers the RFC 9728 document
-  app.post('/mcp', async (req, res) => {
-    const mcp = new McpServer({ name: 'notes', version: '1.0.0' });
-    for (const name of ['read_notes', 'get_forecast']) {
-      mcp.registerTool(name, { description: name }, () => ({ content: [{ type: 'text', text: `${name} ok` }] }));
-    }
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => void transport.close().then(() => mcp.close()));
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res, req.body);
-  });
+  app.post('/mcp', serveNotes);
   app.use(errorHandler());
 });
 
