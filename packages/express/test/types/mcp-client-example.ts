@@ -31,6 +31,7 @@ function learnChallenges(provider: StepUpProvider): typeof fetch {
 const provider = new StepUpProvider({
   clientId: 'notes-agent',
   clientSecret: process.env.CLIENT_SECRET!,
+  expectedIssuer: 'https://idp.example.com', // credentials go to this authorization server only
   scope: 'read',
 });
 const client = new Client({ name: 'notes-client', version: '1.0.0' });
