@@ -1,5 +1,5 @@
-import { AuthError } from './auth-error.js';
-import { bearerChallenge } from './challenge.js';
+import type { AuthError } from './auth-error.js';
+import { bearerError } from './challenge.js';
 
 // RFC 8707 and MCP's authorization specification (revision 2026-07-28): a token's `aud` and the
 // resource identifier are compared as URIs, not byte for byte, so `HTTPS://MCP.example.com/mcp/`
@@ -39,9 +39,7 @@ export const OTHER_AUDIENCE = 'the token is also for another audience';
 export function audienceRefusal(aud: unknown, audience: string, strict = false): AuthError | null {
   const values = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
   const named = values.filter((value): value is string => typeof value === 'string' && sameAudience(value, audience));
-  if (named.length === 0) return new AuthError('audience_mismatch', bearerChallenge('audience_mismatch'));
-  if (strict && named.length !== values.length) {
-    return new AuthError('audience_mismatch', bearerChallenge('audience_mismatch', OTHER_AUDIENCE), OTHER_AUDIENCE);
-  }
+  if (named.length === 0) return bearerError('audience_mismatch');
+  if (strict && named.length !== values.length) return bearerError('audience_mismatch', OTHER_AUDIENCE);
   return null;
 }

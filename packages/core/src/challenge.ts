@@ -21,30 +21,37 @@ export function bearerChallenge(reason: AuthFailure, description: string = AUTH_
 
 /**
  * The refusal of a mode that takes Bearer tokens: the `AuthError` of `reason` with its RFC 6750
- * challenge ({@link bearerChallenge}).
+ * challenge ({@link bearerChallenge}). `description`: a fixed sentence in place of the reason's
+ * (as `AuthError` takes it), in the message and the challenge alike.
  *
  * @example
  * throw bearerError('token_expired');
  */
-export function bearerError(reason: AuthFailure): AuthError {
-  return new AuthError(reason, bearerChallenge(reason));
+export function bearerError(reason: AuthFailure, description: string = AUTH_FAILURE_DESCRIPTION[reason]): AuthError {
+  return new AuthError(reason, bearerChallenge(reason, description), description);
 }
 
 /**
  * The RFC 9449 §7.1 `DPoP` challenge: `DPoP realm="authlayer", algs="ES256 RS256"`, and for a
  * refusal an error: `invalid_dpop_proof` when the proof itself was at fault (`proofAtFault`),
- * else `invalid_token`, with the reason's fixed description. No error for `credentials_missing`.
+ * else `invalid_token`, with the reason's fixed description (or `description`, a fixed sentence in
+ * its place). No error for `credentials_missing`.
  * `algorithms` must be JWS algorithm names (ASCII, no `"`).
  *
  * @example
  * dpopChallenge(['ES256'], 'dpop_invalid', true);
  * // 'DPoP realm="authlayer", algs="ES256", error="invalid_dpop_proof", error_description="the DPoP proof or the token binding is not valid"'
  */
-export function dpopChallenge(algorithms: readonly string[], reason: AuthFailure, proofAtFault = false): string {
+export function dpopChallenge(
+  algorithms: readonly string[],
+  reason: AuthFailure,
+  proofAtFault = false,
+  description: string = AUTH_FAILURE_DESCRIPTION[reason],
+): string {
   const base = `DPoP realm="${REALM}", algs="${algorithms.join(' ')}"`;
   if (reason === 'credentials_missing') return base;
   const error = proofAtFault ? 'invalid_dpop_proof' : 'invalid_token';
-  return `${base}, error="${error}", error_description="${AUTH_FAILURE_DESCRIPTION[reason]}"`;
+  return `${base}, error="${error}", error_description="${description}"`;
 }
 
 /**

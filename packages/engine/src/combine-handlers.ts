@@ -56,7 +56,8 @@ export async function combineHandlers(
   // refusal says which mode refused, for its decision (audit line, metrics).
   const rechallenge = (error: unknown, method: Method): never => {
     if (!isAuthError(error)) throw error;
-    throw refusedBy(new AuthError(error.reason, combineChallenges(error.challenge, ...missing)), method);
+    // error.message: the refusal's own sentence (audience_strict's), not only its reason's.
+    throw refusedBy(new AuthError(error.reason, combineChallenges(error.challenge, ...missing), error.message), method);
   };
 
   // Synchronous when the chosen mode answers synchronously (see AuthHandler.authenticateNow).

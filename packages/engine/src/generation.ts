@@ -116,10 +116,8 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     ...(config.scopes === undefined ? {} : { implies: config.scopes.implies }),
     ...(config.resource === null ? {} : { resourceMetadata: resourceMetadataUrl(config.resource.identifier) }),
     ...(handler.limitsOf === undefined ? {} : { limitsOf: handler.limitsOf.bind(handler) }),
-    // MCP's AuthInfo needs a copy of the shared context per request: only where it is wanted.
-    ...(config.resource === null && config.mcp === null
-      ? {}
-      : { authInfo: createAuthInfo(handler, config.resource?.identifier ?? null) }),
+    // req.auth is typed RequestAuth in every config: a copy of the shared context per request.
+    authInfo: createAuthInfo(handler, config.resource?.identifier ?? null),
   };
   const authenticate = authenticateOf(handler);
   const optionalHeaders = credentialHeaders(handler);

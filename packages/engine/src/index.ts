@@ -8,6 +8,7 @@ export type { SecretHeaderSource } from './logger.js';
 export { openApiSecurity } from './openapi-security.js';
 export type { OpenApiSecurity } from './openapi-security.js';
 export type { ImportModule } from './load-mode.js';
+export type { AuthInfoFields, RequestAuth } from './request/auth-info.js';
 export { clientAddress } from './rate-limit/client-address.js';
 export type { ReloadEvent, ReloadState } from './reload/reload-state.js';
 export type { AuthReadiness } from './revocation/revocation-flow.js';

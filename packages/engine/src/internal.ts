@@ -41,7 +41,7 @@ export { claimRefusal, stepUpRefusal } from './access/claim-checks.js';
 export { BODY_TOO_LARGE, NOT_JSON, createMcpGate } from './mcp/mcp-gate.js';
 export type { McpGate, McpVerdict } from './mcp/mcp-gate.js';
 export { createAuthInfo } from './request/auth-info.js';
-export type { AuthInfoFields } from './request/auth-info.js';
+export type { AuthInfoFields, RequestAuth } from './request/auth-info.js';
 export { ABORTED, readBoundedBody } from './mcp/read-body.js';
 export { explainRequest } from './policy/explain-request.js';
 export type { ExplainInput } from './policy/explain-request.js';

@@ -29,6 +29,7 @@ export {
 } from '@authlayer/engine';
 export type {
   AuthDecision,
+  AuthInfoFields,
   AuthReadiness,
   DecisionListener,
   DecisionOutcome,
@@ -36,6 +37,7 @@ export type {
   OpenApiSecurity,
   ReloadEvent,
   ReloadState,
+  RequestAuth,
   Revocation,
   RevocationAdmin,
   RevocationState,

@@ -7,11 +7,21 @@ import type { Request, Response } from 'express';
  * cannot close by accident (a client reads it to learn how to get a token). True when it answered.
  */
 export function answerMetadata(generation: Generation, req: Request, res: Response): boolean {
-  const resource = generation.config.resource;
-  if (resource === null || resource.serveMetadata === false) return false;
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  const metadata = generation.resourceMetadata();
-  if (metadata === null || req.baseUrl !== '' || req.path !== new URL(metadata.url).pathname) return false;
-  res.json(metadata.document);
+  const path = servedMetadataPath(generation);
+  if (path === null || req.baseUrl !== '' || req.path !== path) return false;
+  res.json(generation.resourceMetadata()!.document);
   return true;
+}
+
+/**
+ * The path {@link answerMetadata} answers `GET` at, or null when the app serves the document
+ * itself (no `resource`, or `resource.serve_metadata: false`): a route of the app for the checks
+ * that flag keys naming none (`unmatchedRules`, the reload check).
+ */
+export function servedMetadataPath(generation: Pick<Generation, 'config' | 'resourceMetadata'>): string | null {
+  const resource = generation.config.resource;
+  if (resource === null || resource.serveMetadata === false) return null;
+  const metadata = generation.resourceMetadata();
+  return metadata === null ? null : new URL(metadata.url).pathname;
 }

@@ -8,11 +8,12 @@ import {
   type Generation,
   type PolicyVerdict,
   type ReloadState,
+  type RequestAuth,
   type Revocation,
   type RevokeOptions,
 } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
-import { answerMetadata } from './metadata.js';
+import { answerMetadata, servedMetadataPath } from './metadata.js';
 import { runAccess } from './access/access-middleware.js';
 import { explainWith } from './explain.js';
 import { createGuardedApps, refuseUnparsedKeys } from './access/guarded-apps.js';
@@ -25,8 +26,12 @@ declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
-      /** The caller's identity, set by the authlayer middleware once the request is authenticated. */
-      auth?: AuthContext;
+      /**
+       * The caller's identity, set by the authlayer middleware once the request is authenticated:
+       * the `AuthContext` and the MCP SDK's `AuthInfo` fields, so `transport.handleRequest(req, res,
+       * req.body)` takes the request as it is.
+       */
+      auth?: RequestAuth;
     }
   }
 }
@@ -223,7 +228,8 @@ export async function createAuthMiddleware(
     checkReload: (next) => {
       refuseUnparsedKeys(next.table);
       guardedApps.check(next);
-      checkReload?.({ config: next.config, unmatchedRules: (app) => unmatchedKeys(next.table.entries, app) });
+      const served = servedMetadataPath(next);
+      checkReload?.({ config: next.config, unmatchedRules: (app) => unmatchedKeys(next.table.entries, app, served) });
     },
   });
   try {
@@ -263,7 +269,7 @@ export async function createAuthMiddleware(
     unmatchedRules: {
       value: (app: unknown) => {
         guardedApps.add(app);
-        return unmatchedKeys(current().table.entries, app);
+        return unmatchedKeys(current().table.entries, app, servedMetadataPath(current()));
       },
       enumerable: true,
     },

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createCaptureLogger, startOidcProvider, type OidcProvider } from '@authlayer/testkit';
 import express from 'express';
-import type { IncomingMessage, Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAuthMiddleware, errorHandler, type AuthMiddleware } from '../src/index.js';
+import { learnChallenges, StepUpProvider } from './support/mcp-step-up.js';
 
 // The official MCP TypeScript SDK on both sides: an McpServer with StreamableHTTPServerTransport
 // behind auth.access, and the SDK's Client with its client_credentials provider against a real
@@ -64,8 +62,7 @@ beforeAll(async () => {
     const mcp = mcpServer();
     res.on('close', () => void transport.close().then(() => mcp.close()));
     await mcp.connect(transport);
-    // req.auth is typed AuthContext; at run time it carries the AuthInfo fields too (docs/mcp.md).
-    await transport.handleRequest(req as IncomingMessage & { auth?: AuthInfo }, res, req.body);
+    await transport.handleRequest(req, res, req.body); // req.auth is AuthContext & AuthInfo
   });
   app.get('/mcp', (_req, res) => res.status(405).set('Allow', 'POST').end());
   app.use(errorHandler({ logger }));
@@ -77,40 +74,6 @@ afterAll(async () => {
   await auth.close();
   await oidc.close();
 });
-
-/**
- * The SDK's client_credentials provider, for the provider's client (registered for
- * client_secret_post). SDK 1.32 re-runs its auth flow on `insufficient_scope` but asks for the
- * client's configured scope (`fetchToken` reads `clientMetadata.scope`): the challenged scope is
- * supplied here, as docs/mcp.md shows.
- */
-class StepUpProvider extends ClientCredentialsProvider {
-  challenged: string | undefined;
-  lastChallenge: string | undefined;
-  override clientInformation() {
-    return { ...super.clientInformation(), token_endpoint_auth_method: 'client_secret_post' };
-  }
-  override prepareTokenRequest(scope?: string) {
-    return super.prepareTokenRequest(this.challenged ?? scope);
-  }
-}
-
-/**
- * The transport's fetch: a 403 `insufficient_scope` names the scopes the operation needs (MCP
- * 2026-07-28, SEP-2350); the provider asks for them added to those its token already has.
- */
-function learnChallenges(provider: StepUpProvider): typeof fetch {
-  return async (url, init) => {
-    const response = await fetch(url, init);
-    const { error, scope } = extractWWWAuthenticateParams(response);
-    if (response.status === 403 && error === 'insufficient_scope' && scope !== undefined) {
-      const held = provider.tokens()?.scope?.split(' ') ?? [];
-      provider.challenged = [...new Set([...held, ...scope.split(' ')])].join(' ');
-      provider.lastChallenge = scope;
-    }
-    return response;
-  };
-}
 
 async function connect() {
   const provider = new StepUpProvider({

@@ -7,6 +7,7 @@ export type { AuthlayerApi, AuthlayerOptions } from './plugin.js';
 export type { AccessRuleInput } from './guards.js';
 export type {
   AuthDecision,
+  AuthInfoFields,
   AuthReadiness,
   DecisionListener,
   DecisionOutcome,
@@ -16,6 +17,7 @@ export type {
   TraceEntry,
   ReloadEvent,
   ReloadState,
+  RequestAuth,
   Revocation,
   RevokeOptions,
 } from '@authlayer/engine';

@@ -11,6 +11,7 @@ import {
   type Outcome,
   type PolicyVerdict,
   type ReloadState,
+  type RequestAuth,
   type Revocation,
   type RevokeOptions,
 } from '@authlayer/engine/internal';
@@ -34,8 +35,8 @@ import { SCOPE, newScope, scopeOf } from './scope.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The caller's identity, set by the authlayer plugin once the request is authenticated. */
-    auth?: AuthContext;
+    /** The caller's identity and the MCP SDK's `AuthInfo` fields, set by the plugin once the request is authenticated. */
+    auth?: RequestAuth;
   }
   interface FastifyInstance {
     /** What the authlayer plugin serves, and what changes it (see {@link AuthlayerApi}). */

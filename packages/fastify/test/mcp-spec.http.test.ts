@@ -283,9 +283,9 @@ describe.each(['express', 'fastify'])('MCP authorization as the specification re
       aud: [IDENTIFIER, 'https://other.example'],
       scope: 'mcp:tools',
     });
-    // Refused (401 invalid_token); the fixed description reaches the answer only on the handler's first path.
-    expect([res.status, res.body.error]).toEqual([401, 'unauthorized']);
-    expect(res.challenge).toContain('error="invalid_token"');
+    const sentence = 'the token is also for another audience';
+    expect([res.status, res.body]).toEqual([401, { error: 'unauthorized', message: sentence }]);
+    expect(res.challenge).toContain(`error="invalid_token", error_description="${sentence}"`);
     expect((await post(strict, tool('test-tool'), { aud: [`${IDENTIFIER}/`], scope: 'mcp:tools' })).status).toBe(200);
   });
 

@@ -99,7 +99,8 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
   const health = createProviderHealth(deps.logger);
   const mapClaims = createClaimsMapper('oauth2', settings.claims, config.roles);
   const cache = createAnswerCache<Known>(settings.cacheSeconds, deps.answerCache);
-  const refusals = createAnswerCache<AuthFailure>(
+  // The reason and its sentence (audience_strict has its own), so a cached refusal reads as the first.
+  const refusals = createAnswerCache<readonly [AuthFailure, string]>(
     Math.min(limits.refusalCacheSeconds, settings.cacheSeconds),
     deps.answerCache,
   );
@@ -141,7 +142,7 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     } catch (error) {
       if (isAuthError(error)) {
         if (known === undefined) health.succeeded();
-        if (LASTING_REFUSALS.has(error.reason)) refusals.set(key, error.reason, null, now());
+        if (LASTING_REFUSALS.has(error.reason)) refusals.set(key, [error.reason, error.message], null, now());
         throw error;
       }
       if (error instanceof GateTimeout) {
@@ -163,7 +164,7 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
     const cached = cache.get(key, now());
     if (cached !== undefined) return Promise.resolve(cached);
     const refused = refusals.get(key, now());
-    if (refused !== undefined) return Promise.reject(bearerError(refused));
+    if (refused !== undefined) return Promise.reject(bearerError(...refused));
     // One introspection request per token at a time: concurrent requests share its answer.
     let pending = inFlight.get(key);
     if (pending === undefined) {

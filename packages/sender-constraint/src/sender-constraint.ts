@@ -104,19 +104,25 @@ export function createSenderConstraint(
 
   // The refusals made here already carry their challenge; `rechallenge` leaves them as they are.
   const own = new WeakSet<AuthError>();
-  const refuse = (reason: AuthFailure, presented: PresentedAs | null, proofAtFault = false): AuthError => {
-    const error = new AuthError(reason, challengeOf(reason, presented, proofAtFault));
+  // `description`: the refusal's own sentence (a mode's, e.g. audience_strict's), kept when re-issued.
+  const refuse = (reason: AuthFailure, presented: PresentedAs | null, proofAtFault = false, description?: string) => {
+    const error = new AuthError(reason, challengeOf(reason, presented, proofAtFault, description), description);
     own.add(error);
     return error;
   };
-  function challengeOf(reason: AuthFailure, presented: PresentedAs | null, proofAtFault: boolean): string {
-    if (dpop === 'off') return bearerChallenge(reason);
-    const withError = dpopChallenge(algorithms, reason, proofAtFault);
+  function challengeOf(
+    reason: AuthFailure,
+    presented: PresentedAs | null,
+    proofAtFault: boolean,
+    description?: string,
+  ) {
+    if (dpop === 'off') return bearerChallenge(reason, description);
+    const withError = dpopChallenge(algorithms, reason, proofAtFault, description);
     if (dpop === 'required') return withError;
     // RFC 9449 §7.1: the scheme the client used (or must use) carries the error; the other is offered beside it.
     if (presented === 'dpop' || reason === 'dpop_invalid')
       return `${withError}, ${bearerChallenge('credentials_missing')}`;
-    return `${bearerChallenge(reason)}, ${dpopChallenge(algorithms, 'credentials_missing')}`;
+    return `${bearerChallenge(reason, description)}, ${dpopChallenge(algorithms, 'credentials_missing')}`;
   }
   const proofRefused = (failure: Parameters<NonNullable<SenderConstraintDeps['onProofFailure']>>[0]) => {
     deps.onProofFailure?.(failure);
@@ -181,7 +187,7 @@ export function createSenderConstraint(
       return checkProof(request, token, jkt);
     },
     rechallenge: (error, presented) =>
-      isAuthError(error) && !own.has(error) ? refuse(error.reason, presented) : error,
+      isAuthError(error) && !own.has(error) ? refuse(error.reason, presented, false, error.message) : error,
     securitySchemes(bearer) {
       if (dpop === 'off') return [bearer];
       const scheme: SecuritySchemePart = {

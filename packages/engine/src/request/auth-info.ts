@@ -6,15 +6,24 @@ import { soleHeaderValue, verifiedClaims, type AuthContext, type AuthHandler, ty
  * stays the contract's `AuthContext`, and the token never reaches a log line that prints the context.
  */
 export interface AuthInfoFields {
-  /** The credential as the request presented it. */
-  readonly token?: string;
-  /** JWT `client_id`, else `azp`, else `sub`; introspection's `client_id`; an API key's client name. */
+  /** The credential as the request presented it; `''` for an anonymous caller (`method: "none"`). */
+  readonly token: string;
+  /** JWT `client_id`, else `azp`, else `sub`; introspection's `client_id`; an API key's client name; `''` anonymous. */
   readonly clientId: string;
   /** When the credential ends, in seconds since the epoch (the handler's `credentialExpiry`). */
   readonly expiresAt?: number;
   /** `resource.identifier`, as a URL. */
   readonly resource?: URL;
 }
+
+/**
+ * What `req.auth` (Express) and `request.auth` (Fastify) hold once authlayer let a request through:
+ * the {@link AuthContext} and the {@link AuthInfoFields}, so the request can be handed to the MCP
+ * SDK's `transport.handleRequest(req, res, req.body)` (whose `AuthInfo` wants `token`, `clientId`
+ * and `scopes: string[]`) without a cast. `scopes` is typed `string[]` for that `AuthInfo` only:
+ * the list is frozen, as every list of the context, and changing it throws.
+ */
+export type RequestAuth = AuthContext & AuthInfoFields & { readonly scopes: string[] };
 
 // A registered symbol, as core's: `verifiedClaims(req.auth)` keeps answering for the copy.
 const CLAIMS = Symbol.for('authlayer.claims');
@@ -33,7 +42,7 @@ interface Shared {
  * JSON), and the {@link AuthInfoFields} as getters worked out when read. A class, not a copy of
  * property descriptors: one fixed shape, a few assignments per request.
  */
-class RequestAuth {
+class RequestAuthCopy {
   readonly #context: AuthContext;
   readonly #request: AuthRequest;
   readonly #shared: Shared;
@@ -64,8 +73,10 @@ class RequestAuth {
     Object.freeze(this);
   }
 
-  get token(): string | undefined {
-    return presentedCredential(this.#request, this.#shared.headers);
+  get token(): string {
+    // An anonymous caller's header (an unchecked one, or any header in no-auth mode) is no credential.
+    if (this.#context.method === 'none') return '';
+    return presentedCredential(this.#request, this.#shared.headers) ?? '';
   }
 
   get clientId(): string {
@@ -92,20 +103,21 @@ class RequestAuth {
 }
 
 /**
- * The per-request context of a request the engine lets through, when the config has `resource` or
- * `mcp`: contexts are frozen and shared (cached per token, one per API key client), so the
- * request's own credential cannot live on them. Costs one small object per request.
+ * The per-request context of every request the engine lets through: contexts are frozen and shared
+ * (cached per token, one per API key client), so the request's own credential cannot live on them.
+ * Made in every config, not only with `resource` or `mcp`, because `req.auth` is typed
+ * {@link RequestAuth} everywhere (a type cannot see the YAML). Costs one small object per request.
  */
 export function createAuthInfo(
   handler: Handler,
   identifier: string | null,
-): (context: AuthContext, request: AuthRequest) => AuthContext {
+): (context: AuthContext, request: AuthRequest) => RequestAuth {
   const shared: Shared = {
     handler,
     identifier,
     headers: (handler.credentialHeaders ?? []).filter((name) => name !== 'authorization'),
   };
-  return (context, request) => new RequestAuth(context, request, shared) as unknown as AuthContext;
+  return (context, request) => new RequestAuthCopy(context, request, shared) as unknown as RequestAuth;
 }
 
 /** The token of `Authorization: <scheme> <token>`, else the value of the mode's own header (an API key). */

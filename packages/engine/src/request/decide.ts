@@ -24,6 +24,7 @@ import { carriesCredentials, isPreflight } from '../access/credentials.js';
 import { kindOf } from './kind-of.js';
 import { modeThatRefused } from './mode-tried.js';
 import { decisionOf, type RequestScope } from './scope.js';
+import type { RequestAuth } from './auth-info.js';
 
 /**
  * A request as the engine takes it: what a handler reads (headers, method, URL, the TLS socket),
@@ -61,11 +62,8 @@ export interface Flow {
   readonly logDecisions?: boolean;
   /** RFC 9728: the metadata URL every 401's Bearer challenge names (`resource_metadata`). */
   readonly resourceMetadata?: string;
-  /**
-   * With `resource` or `mcp`: the request's own copy of a context it lets through, with the MCP
-   * SDK's `AuthInfo` fields (see `createAuthInfo`); absent: the shared context as it is.
-   */
-  readonly authInfo?: (context: AuthContext, request: AuthRequest) => AuthContext;
+  /** The request's own copy of a context it lets through, with the MCP SDK's `AuthInfo` fields (see `createAuthInfo`). */
+  readonly authInfo: (context: AuthContext, request: AuthRequest) => RequestAuth;
   /** The limits of the client behind a context (the handler's `limitsOf`), for `rate_limit`. */
   readonly limitsOf?: (context: AuthContext) => ClientLimits | undefined;
   /** The middleware's clock, in ms (`max_age` of a rule is judged by it). */
@@ -81,7 +79,7 @@ export interface Flow {
 export type Outcome =
   | {
       readonly pass: true;
-      readonly context: AuthContext | undefined;
+      readonly context: RequestAuth | undefined;
       readonly headers: readonly (readonly [string, string])[];
     }
   | {
@@ -230,7 +228,6 @@ function allow(
   } else {
     return forbid(flow, scope, refusal, context, headers, request);
   }
-  if (flow.authInfo === undefined || context === ANONYMOUS) return { pass: true, context, headers };
   return { pass: true, context: flow.authInfo(context, request), headers };
 }
 

@@ -3,6 +3,7 @@ import { shownInError } from '@authlayer/core/internal';
 import type { AccessTable, Generation } from '@authlayer/engine/internal';
 import type { Request } from 'express';
 import { unmatchedKeys } from './unmatched-rules.js';
+import { servedMetadataPath } from '../metadata.js';
 
 /**
  * The apps `auth.access` guards: the app of the requests it has seen (when it is mounted at the
@@ -26,11 +27,11 @@ export function createGuardedApps() {
       last = req.app;
       add(req.app);
     },
-    check(next: Pick<Generation, 'config' | 'table'>) {
+    check(next: Pick<Generation, 'config' | 'table' | 'resourceMetadata'>) {
       if (apps.size === 0 || next.config.forwardAuth.enabled) return;
       let unmatched: string[] | null = null;
       for (const app of apps) {
-        const keys = unmatchedKeys(next.table.entries, app);
+        const keys = unmatchedKeys(next.table.entries, app, servedMetadataPath(next));
         unmatched = unmatched === null ? keys : unmatched.filter((key) => keys.includes(key));
       }
       if (unmatched === null || unmatched.length === 0) return;

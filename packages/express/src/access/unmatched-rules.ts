@@ -23,10 +23,13 @@ interface LayerLike {
  * paths). A key matches a route when their methods agree (`*` and `app.all` agree with every
  * method, `HEAD` with `GET`) and one pattern matches an example path of the other. A middleware
  * mounted at a path (`app.use('/docs', ...)`) counts as a route of every method below that path.
- * Routes given as regular expressions cannot be compared and match no key.
+ * Routes given as regular expressions cannot be compared and match no key. `served`: a path the
+ * middleware answers `GET` at itself (the RFC 9728 document), a route of every app.
  */
-export function unmatchedKeys(table: readonly TableEntry[], app: unknown): string[] {
+export function unmatchedKeys(table: readonly TableEntry[], app: unknown, served: string | null = null): string[] {
   const registered = registeredRoutes((app as { router?: RouterLike } | null)?.router, '');
+  const route = served === null ? null : compileQuietly(served);
+  if (route !== null) registered.push({ route, methods: new Set(['get']) });
   return table
     .filter(({ route }) => !registered.some((candidate) => agrees(route, candidate)))
     .map(({ route }) => route.key);
