@@ -1,7 +1,7 @@
 import type { Generation } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
 import { apply, refuse, runFlow, scopeOf } from '../run.js';
-import { runMcpGate } from './mcp-body.js';
+import { runMcpGate } from '../mcp.js';
 
 /**
  * `auth.access` for one request: the engine matches it against the table (as Express 5's router
