@@ -16,7 +16,7 @@ import {
 } from '@authlayer/engine/internal';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { sendRefusal } from './error-handler.js';
-import { existingScopeOf, refuse } from './run.js';
+import { existingScopeOf, refuse } from './request.js';
 import { refusalAnswer } from '@authlayer/engine/internal';
 
 export type { AccessRuleInput } from '@authlayer/engine/internal';

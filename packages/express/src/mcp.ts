@@ -1,6 +1,6 @@
 import { ABORTED, BODY_TOO_LARGE, NOT_JSON, readBoundedBody, type McpGate } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
-import { refuse, scopeOf } from './run.js';
+import { refuse, scopeOf } from './request.js';
 
 /**
  * A POST to `mcp.endpoint` that the route's rule let through: its body is read (at most

@@ -15,7 +15,7 @@ import { answerMetadata } from './metadata.js';
 import { runAccess } from './access/access-middleware.js';
 import { createGuardedApps, refuseUnparsedKeys } from './access/guarded-apps.js';
 import { unmatchedKeys } from './access/unmatched-rules.js';
-import { existingScopeOf, runFlow } from './run.js';
+import { existingScopeOf, runFlow } from './request.js';
 import type { IncomingMessage } from 'node:http';
 import { createUpgrade, type UpgradeListener } from './upgrade.js';
 

@@ -11,7 +11,7 @@ import {
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { kindOf } from './error-handler.js';
-import { holdScope } from './run.js';
+import { holdScope } from './request.js';
 
 /** An upgrade request as `auth.upgrade` hands it on: `auth` is set when a caller authenticated. */
 export type UpgradeRequest = IncomingMessage & { auth?: AuthContext };

@@ -1,6 +1,6 @@
 import type { Generation } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
-import { apply, refuse, runFlow, scopeOf } from '../run.js';
+import { apply, refuse, runFlow, scopeOf } from '../request.js';
 import { runMcpGate } from '../mcp.js';
 
 /**
