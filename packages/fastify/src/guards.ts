@@ -7,7 +7,7 @@ import {
   type EngineRequest,
 } from '@authlayer/engine/internal';
 import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
-import { failed, refuse, send } from './reply.js';
+import { failed, refuse, send } from './answer.js';
 import { scopeOf } from './scope.js';
 
 export type { AccessRuleInput } from '@authlayer/engine/internal';

@@ -9,7 +9,7 @@ import {
 } from '@authlayer/engine/internal';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { failed, refuse } from './reply.js';
+import { failed, refuse } from './answer.js';
 import { newScope, scopeOf } from './scope.js';
 
 // MCP servers on Fastify: a POST to `mcp.endpoint` or below it (a route registered there, or a

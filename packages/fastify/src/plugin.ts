@@ -25,7 +25,7 @@ import { appLogger } from './app-logger.js';
 import { isMetadataRoute, serveMetadata } from './metadata.js';
 import { requireAccessWith, type AccessRuleInput } from './guards.js';
 import { addMcpHooks, addMcpHostCheck } from './mcp.js';
-import { failed, refuse } from './reply.js';
+import { failed, refuse } from './answer.js';
 import { RouteBook } from './route-book.js';
 import { planOfRequest, routePlanOf, unnamedKeys, unnamedKeysError } from './routes.js';
 import { SCOPE, newScope, scopeOf } from './scope.js';
