@@ -29,7 +29,7 @@ export type { EngineRequest, Flow, Outcome } from './request/decide.js';
 export { RequestScope, reportWhenAnswered } from './request/scope.js';
 export type { EndHold, HoldRequest } from './held/holds.js';
 export type { Answer } from './request/answer.js';
-export { INTERNAL_ANSWER, refusalAnswer } from './request/answer.js';
+export { INTERNAL_ANSWER, answerJson, refusalAnswer } from './request/answer.js';
 export { refuseThrough, runAccess, runFlow, runPlan, runStep } from './request/run.js';
 export type { HeaderList, Port } from './request/run.js';
 export { NOT_AUTHENTICATED_ANSWER, guardRefusal, namesCheck, ruleCheck } from './request/guard.js';
