@@ -12,10 +12,10 @@ import {
 } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
 import { answerMetadata } from './metadata.js';
-import { runAccess } from './access/access-middleware.js';
 import { createGuardedApps, refuseUnparsedKeys } from './access/guarded-apps.js';
 import { unmatchedKeys } from './access/unmatched-rules.js';
-import { existingScopeOf, runFlow } from './request.js';
+import { createOnRequest, runAccessOf } from './request.js';
+import { existingScopeOf } from './scope.js';
 import type { IncomingMessage } from 'node:http';
 import { createUpgrade, type UpgradeListener } from './upgrade.js';
 
@@ -218,12 +218,10 @@ export async function createAuthMiddleware(
     await engine.close();
     throw error;
   }
-  // The generation is read once, when the request arrives: it keeps it to the end.
-  const route = (pick: (generation: Generation) => Flow): RouteMiddleware =>
-    ((req: Request, res: Response, next: NextFunction) =>
-      runFlow(pick(engine.current()), req, res, next)) as RouteMiddleware;
-  const middleware = route((generation) => generation.auth);
   const current = engine.current;
+  // The generation is read once, when the request arrives: it keeps it to the end.
+  const route = (pick: (generation: Generation) => Flow) => createOnRequest(current, pick) as RouteMiddleware;
+  const middleware = route((generation) => generation.auth);
   const members: { [K in keyof Omit<AuthMiddleware, keyof RouteMiddleware>]: PropertyDescriptor } = {
     config: { get: () => current().config, enumerable: true },
     mode: { get: () => current().config.mode, enumerable: true },
@@ -237,13 +235,13 @@ export async function createAuthMiddleware(
         guardedApps.seen(req);
         const generation = current();
         if (answerMetadata(generation, req, res)) return;
-        runAccess(generation, req.method, req, res, next);
+        runAccessOf(generation, req.method, req, res, next);
       }) as RouteMiddleware,
       enumerable: true,
     },
     accessAs: {
       value: (method: string, req: Request, res: Response, next: NextFunction) =>
-        runAccess(current(), method, req, res, next),
+        runAccessOf(current(), method, req, res, next),
       enumerable: true,
     },
     unmatchedRules: {

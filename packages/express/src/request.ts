@@ -1,83 +1,52 @@
-import type { AuthContext } from '@authlayer/core';
-import {
-  decide,
-  reportWhenAnswered,
-  RequestScope,
-  type Answer,
-  type Flow,
-  type Outcome,
-} from '@authlayer/engine/internal';
+import { refuseThrough, runAccess, runFlow, type Flow, type Generation } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
-import type { IncomingMessage } from 'node:http';
-import { sendError } from './error-handler.js';
-import { sendContinueIfAwaited } from './expect-continue.js';
-import { requestIdOf } from './request-id.js';
+import { PORT } from './answer.js';
+import { runMcpGate } from './mcp.js';
+import { scopeOf } from './scope.js';
 
-// The Express glue around the engine: a request's scope lives on the request under a symbol, an
-// outcome becomes `req.auth` and next(), or the answer written on `res`.
+// The first step of a request: the engine runs its order (see the engine's `request/run.ts`) and
+// answers through Express's port (`answer.ts`); nothing is made per request but its scope.
 
-const SCOPE = Symbol('authlayer.scope');
-
-type Scoped = IncomingMessage & { [SCOPE]?: RequestScope };
-
-/** The request's scope, made on first use (one per request, whichever middleware comes first). */
-export function scopeOf(req: Request, res: Response): RequestScope {
-  const scoped = req as Scoped;
-  return (scoped[SCOPE] ??= new RequestScope(() => requestIdOf(res)));
-}
-
-/** The request's scope when an authlayer middleware ran before, else undefined. */
-export function existingScopeOf(req: IncomingMessage): RequestScope | undefined {
-  return (req as Scoped)[SCOPE];
-}
-
-/** Keeps `scope` with a request that is no Express request (an upgrade), for `auth.hold`. */
-export function holdScope(req: IncomingMessage, scope: RequestScope): void {
-  (req as Scoped)[SCOPE] = scope;
+/**
+ * The middleware of one flow (`auth`: a credential required; `auth.optional`), on the generation
+ * serving when the request arrives: the request keeps it to the end.
+ */
+export function createOnRequest(
+  current: () => Generation,
+  pick: (generation: Generation) => Flow,
+): (req: Request, res: Response, next: NextFunction) => void {
+  return function authlayer(req, res, next) {
+    runFlow(pick(current()), req, scopeOf(req, res), req, res, next, PORT);
+  };
 }
 
 /**
- * Runs a flow of the engine for one Express request: in the same turn when the engine answers
- * synchronously (no rate limit, a handler with `authenticateNow`). An `onDecision` listener that
- * throws becomes a 500 through `next(error)`, never a crash.
+ * `auth.access` for one request: the engine matches it against the table (as Express 5's router
+ * matches routes, on the path Express gives) and says what the entries that match ask together.
+ * `public` passes untouched; `deny` answers 403 before any credential is looked at. `method` is the
+ * request's own, or a proxy's original request's (`accessAs`: the request's own `method` stays, as
+ * Express's answers read it). A POST to `mcp.endpoint` that passes has its body read and its MCP
+ * messages judged (see `runMcpGate`). Every request to `mcp.endpoint` or below it has its `Host`
+ * and `Origin` checked first, before the table and any credential (the MCP transport's DNS-rebinding rule).
  */
-export function runFlow(flow: Flow, req: Request, res: Response, next: NextFunction): void {
+export function runAccessOf(generation: Generation, method: string, req: Request, res: Response, next: NextFunction) {
   const scope = scopeOf(req, res);
-  let outcome: ReturnType<typeof decide>;
-  try {
-    outcome = decide(flow, req, scope);
-  } catch (error) {
-    return next(error);
+  const path = req.path;
+  scope.judged = { method, path };
+  const { mcp } = generation;
+  // The MCP endpoint and every path below it: what a handler mounted there may be handed.
+  const covered = mcp !== null && mcp.covers(path);
+  if (covered) {
+    let foreign: ReturnType<typeof mcp.refuseForeign>;
+    try {
+      foreign = mcp.refuseForeign(req, scope);
+    } catch (error) {
+      // A decision listener threw on a refusal: a 500, as for every decision.
+      return next(error);
+    }
+    if (foreign !== null) return refuseThrough(PORT, req, res, next, foreign);
   }
-  if (outcome instanceof Promise) {
-    outcome.then((settled) => apply(settled, scope, req, res, next), next);
-    return;
-  }
-  apply(outcome as Outcome, scope, req, res, next);
-}
-
-/** An outcome of the engine: go on with `req.auth`, or answer the refusal. */
-export function apply(outcome: Outcome, scope: RequestScope, req: Request, res: Response, next: NextFunction): void {
-  for (const [name, value] of outcome.headers) res.setHeader(name, value);
-  if (!outcome.pass) return refuse(outcome.answer, req, res);
-  if (outcome.context === undefined) return next();
-  (req as Request & { auth: AuthContext }).auth = outcome.context;
-  if (scope.holding) reportWhenAnswered(scope, res);
-  // Expect: 100-continue (with continueAfterAuthentication): only now is the client told to upload.
-  sendContinueIfAwaited(req, res);
-  next();
-}
-
-/**
- * Writes a refusal, one microtask later: Node's parser marks a request without a body `complete`
- * only after it emitted it, and an upload that was never read closes the connection rather than
- * being drained.
- */
-export function refuse(answer: Answer, req: Request, res: Response): void {
-  queueMicrotask(() => {
-    if (!req.complete) res.setHeader('Connection', 'close');
-    for (const [name, value] of answer.headers) res.setHeader(name, value);
-    if (answer.body === undefined) sendError(res, answer.status, answer.code, answer.message);
-    else res.status(answer.status).json(answer.body);
-  });
+  // A POST there: once the route's rule holds, its body's messages are judged too.
+  const then = covered && method === 'POST' ? () => runMcpGate(mcp, req, res, next) : next;
+  runAccess(generation, method, path, req, scope, req, res, then as NextFunction, PORT);
 }
