@@ -1,5 +1,6 @@
 import { isAuthError, isForbiddenError, type AuthError, type ForbiddenError, type Logger } from '@authlayer/core';
-import { consoleLogger, INTERNAL_ANSWER, kindOf, refusalAnswer } from '@authlayer/engine/internal';
+import { consoleLogger } from '@authlayer/engine';
+import { INTERNAL_ANSWER, kindOf, refusalAnswer } from '@authlayer/engine/internal';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { allowedMethods } from './allowed-methods.js';
 import { sendAnswer, writeErrorBody } from './answer.js';

@@ -1,15 +1,13 @@
 import type { AuthConfig, AuthContext, AuthHandler, AuthMethod, AuthMode, HandlerDescription } from '@authlayer/core';
 import {
   consoleLogger,
-  createEngine,
   type EngineOptions,
   type AuthReadiness,
-  type Flow,
-  type Generation,
   type ReloadState,
   type Revocation,
   type RevokeOptions,
-} from '@authlayer/engine/internal';
+} from '@authlayer/engine';
+import { createEngine, type Flow, type Generation } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
 import { answerMetadata } from './metadata.js';
 import { createGuardedApps, refuseUnparsedKeys } from './access/guarded-apps.js';

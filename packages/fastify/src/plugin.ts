@@ -1,6 +1,5 @@
 import type { AccessValue, AuthConfig, AuthContext, HandlerDescription, Logger } from '@authlayer/core';
 import {
-  createEngine,
   openApiSecurity,
   type AuthReadiness,
   type EngineOptions,
@@ -8,7 +7,8 @@ import {
   type ReloadState,
   type Revocation,
   type RevokeOptions,
-} from '@authlayer/engine/internal';
+} from '@authlayer/engine';
+import { createEngine } from '@authlayer/engine/internal';
 import type { FastifyPluginAsync, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { appLogger } from './app-logger.js';
