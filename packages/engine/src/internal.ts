@@ -1,47 +1,41 @@
 /**
- * `@authlayer/engine/internal`: what the adapters of this repository build on (the mode loader,
- * the access table, rate limits, revocation, reload), outside the semver promise of the main
- * entry point while 0.x.
+ * `@authlayer/engine/internal`: the adapter contract, what an adapter (Express, Fastify, a web
+ * `Request`/`Response` one) builds on, and nothing else; outside the semver promise of the main
+ * entry point while 0.x. Each name and what an adapter does with it: docs/design/engine.md,
+ * "The adapter contract".
  */
 export * from './index.js';
-export { compileTable, matchEntries, planFor } from './access/access-table.js';
-export type { AccessTable, MatchedEntry, Plan, TableEntry } from './access/access-table.js';
-export { combineHandlers, summaryOf } from './combine-handlers.js';
+// Start-up: one engine per app; a generation per config (a reload swaps it).
+export { createEngine } from './engine.js';
+export type { Engine } from './engine.js';
+export type { Generation } from './generation.js';
+export { summaryOf } from './combine-handlers.js';
 export { loadModeHandler, modePackageName } from './load-mode.js';
 export type { LoadedMode } from './load-mode.js';
-export { loadRateLimits } from './load-rate-limits.js';
-export { importWithPeers, isPackageMissing } from './optional-peers.js';
-export { rateLimitHeaders } from './rate-limit/headers.js';
-export type { RateLimits } from './rate-limit/verdicts.js';
-export { periodOf } from './rate-limit/period.js';
-export { createCarryPool } from './reload/carry-pool.js';
-export { reloadFailure } from './reload/reload-state.js';
-export { watchFiles } from './reload/watch-files.js';
-export type { FileWatch } from './reload/watch-files.js';
-export { createRevocationFlow, readinessWith, revocationApi } from './revocation/revocation-flow.js';
-export type { RevocationFlow } from './revocation/revocation-flow.js';
-export { createStoreConnector } from './shared-store/store-connector.js';
-export { createEngine } from './engine.js';
-export type { Engine, EngineOptions, EngineSetup } from './engine.js';
-export type { AccessStep, Generation } from './generation.js';
-export { decide } from './request/decide.js';
-export { kindOf } from './request/kind-of.js';
-export type { EngineRequest, Flow, Outcome } from './request/decide.js';
+// The request port: the engine runs the order, the adapter gives its I/O once.
+export { refuseThrough, runAccess, runFlow, runPlan } from './request/run.js';
+export type { HeaderList, Port } from './request/run.js';
 export { RequestScope, reportWhenAnswered } from './request/scope.js';
-export type { EndHold, HoldRequest } from './held/holds.js';
+export type { EngineRequest, Flow } from './request/decide.js';
+// Answers: what the adapter writes, built by the engine.
 export type { Answer } from './request/answer.js';
-export { refusalAnswer } from './request/answer.js';
+export { INTERNAL_ANSWER, answerJson, refusalAnswer } from './request/answer.js';
 export { canonicalTargetProblem, nonCanonicalTargetAnswer } from './request/canonical-target.js';
-export { carriesCredentials, credentialHeaders, isPreflight } from './access/credentials.js';
-export { forbidden, holdsRefusal, missingNames, requirementRefusal, ruleRefusal } from './access/rules.js';
-export type { Held, RuleRefusal } from './access/rules.js';
-export { toRule } from './access/rule-input.js';
+export { kindOf } from './request/kind-of.js';
+// Guards after the decision: the engine judges, the adapter wraps.
+export { NOT_AUTHENTICATED_ANSWER, guardRefusal, namesCheck, ruleCheck } from './request/guard.js';
+export type { GuardCheck, GuardRefusal } from './request/guard.js';
 export type { AccessRuleInput } from './access/rule-input.js';
-export { claimRefusal, stepUpRefusal } from './access/claim-checks.js';
-export { BODY_TOO_LARGE, NOT_JSON, createMcpGate } from './mcp/mcp-gate.js';
-export type { McpGate, McpVerdict } from './mcp/mcp-gate.js';
-export { createAuthInfo } from './request/auth-info.js';
-export type { AuthInfoFields, RequestAuth } from './request/auth-info.js';
+// MCP: the body of a POST to `mcp.endpoint`, read by the adapter, judged by the gate.
+export { BODY_TOO_LARGE, NOT_JSON } from './mcp/mcp-gate.js';
+export type { McpGate } from './mcp/mcp-gate.js';
 export { ABORTED, readBoundedBody } from './mcp/read-body.js';
+// A router that chose the route itself (Fastify): the table's entries and the plan of a route.
+export { matchEntries, planFor } from './access/access-table.js';
+export type { AccessTable, MatchedEntry, Plan, TableEntry } from './access/access-table.js';
+export { periodOf } from './rate-limit/period.js';
+// Explain: the serving table's judgement of one request, never its decision.
 export { explainRequest } from './policy/explain-request.js';
 export type { ExplainInput } from './policy/explain-request.js';
+// The SDK's AuthInfo fields on the request's context.
+export { createAuthInfo } from './request/auth-info.js';

@@ -1,11 +1,10 @@
-import { bearerError, type AuthContext } from '@authlayer/core';
+import type { AuthContext } from '@authlayer/core';
+import { NOT_AUTHENTICATED_ANSWER } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
-import { sendRefusal } from './error-handler.js';
+import { sendAnswer } from './answer.js';
 
 /** A request that passed authentication: `req.auth` is set (see {@link authenticated}). */
 export type AuthenticatedRequest<P = Request['params']> = Request<P> & { auth: AuthContext };
-
-const NOT_AUTHENTICATED = bearerError('credentials_missing');
 
 /**
  * Wraps a route handler so that TypeScript sees `req.auth` as set, without `!`: `req.auth` is
@@ -20,7 +19,7 @@ export function authenticated<P = Request['params']>(
   handler: (req: AuthenticatedRequest<P>, res: Response, next: NextFunction) => unknown,
 ): (req: Request<P>, res: Response, next: NextFunction) => unknown {
   return (req, res, next) => {
-    if (req.auth === undefined) return sendRefusal(res, NOT_AUTHENTICATED);
+    if (req.auth === undefined) return sendAnswer(res, NOT_AUTHENTICATED_ANSWER);
     return handler(req as AuthenticatedRequest<P>, res, next);
   };
 }

@@ -1,7 +1,9 @@
 import { isAuthError, isForbiddenError, type AuthError, type ForbiddenError, type Logger } from '@authlayer/core';
+import { consoleLogger } from '@authlayer/engine';
+import { INTERNAL_ANSWER, kindOf, refusalAnswer } from '@authlayer/engine/internal';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { allowedMethods } from './allowed-methods.js';
-import { consoleLogger, kindOf } from '@authlayer/engine/internal';
+import { sendAnswer, writeErrorBody } from './answer.js';
 
 /** The codes of the contract's error bodies; no other code is ever sent. */
 export const ERROR_CODES = [
@@ -42,39 +44,13 @@ export function httpError(status: number, code: ErrorCode, message: string): Htt
 
 /** Writes the contract's error body `{"error": code, "message": text}`. */
 export function sendError(res: Response, status: number, code: ErrorCode, message: string): void {
-  // A handler before us may have set headers of the body it meant to send (serve-static sets
-  // Content-Type: text/css, then fails a bad Range with 416): they must not describe this JSON.
-  for (const name of STALE_HEADERS) res.removeHeader(name);
-  res.status(status).json({ error: code, message });
-}
-
-const STALE_HEADERS = [
-  'Content-Type',
-  'Content-Encoding',
-  'Content-Language',
-  'Content-Range',
-  'Content-Disposition',
-  'Accept-Ranges',
-  'ETag',
-  'Last-Modified',
-];
-
-/**
- * The one place a refusal is written: an {@link AuthError} (401) or a {@link ForbiddenError} (403),
- * its status and body, and its challenge as `WWW-Authenticate` when it has one.
- */
-export function sendRefusal(res: Response, error: AuthError | ForbiddenError): void {
-  if (error.challenge !== null) res.setHeader('WWW-Authenticate', error.challenge);
-  sendError(res, error.status, error.code, error.message);
+  writeErrorBody(res, status, code, message);
 }
 
 /** True for a 401 or 403 refusal, also one made by another copy of core. */
 export function isRefusal(error: unknown): error is AuthError | ForbiddenError {
   return isAuthError(error) || isForbiddenError(error);
 }
-
-/** What kind of thing was thrown, for a log line (the engine's). */
-export { kindOf };
 
 // body-parser's error types (its README, "Errors") and what the contract answers for each.
 const BODY_ERRORS: Readonly<Record<string, [number, ErrorCode, string]>> = {
@@ -96,11 +72,11 @@ export function errorHandler(options: { logger?: Logger } = {}): ErrorRequestHan
   const logger = options.logger ?? consoleLogger;
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
-    if (isRefusal(error)) return sendRefusal(res, error);
+    if (isRefusal(error)) return sendAnswer(res, refusalAnswer(error));
     const known = BODY_ERRORS[(error as { type?: string } | null)?.type ?? ''] ?? clientError(error);
     if (known !== undefined) return sendError(res, ...known);
     logger.error(`internal error (${kindOf(error)}) on ${req.method} ${req.path}`);
-    return sendError(res, 500, 'internal', 'internal error');
+    return sendAnswer(res, INTERNAL_ANSWER);
   };
 }
 

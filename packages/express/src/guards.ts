@@ -1,91 +1,41 @@
+import type { AccessValue } from '@authlayer/core';
 import {
-  bearerError,
-  isRequirableName,
-  type AccessValue,
-  type AuthContext,
-  type AuthError,
-  type ForbiddenError,
-} from '@authlayer/core';
-import {
-  forbidden,
-  missingNames,
-  ruleRefusal,
-  toRule,
+  guardRefusal,
+  namesCheck,
+  refuseThrough,
+  ruleCheck,
   type AccessRuleInput,
-  type Held,
+  type GuardCheck,
 } from '@authlayer/engine/internal';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { sendRefusal } from './error-handler.js';
-import { existingScopeOf, refuse } from './run.js';
-import { refusalAnswer } from '@authlayer/engine/internal';
+import type { Request, RequestHandler } from 'express';
+import { PORT, sendAnswer } from './answer.js';
+import { existingScopeOf } from './scope.js';
 
 export type { AccessRuleInput } from '@authlayer/engine/internal';
 
-const NOT_AUTHENTICATED = bearerError('credentials_missing');
-
 /**
- * Makes a guard: the caller's `req.auth[held]` must contain every one of `names` (exact,
- * case-sensitive). Without `req.auth` (no `auth` before it), or anonymous through `auth.optional`
- * → 401; lacking a name → 403 `forbidden`. The checks are the engine's (the table's own).
+ * A guard of `check` (the engine's judgement, see `guardRefusal`): without `req.auth` (no `auth`
+ * before it), or anonymous through `auth.optional` → 401; a refusal of `check` → its 403 or
+ * step-up 401, reported as the request's one decision (a listener that throws: `next(error)`).
  */
-function createGuard(held: Held, fn: string, names: readonly unknown[]): RequestHandler {
-  if (names.length === 0 || !names.every(isRequirableName)) {
-    throw new TypeError(`${fn}(...names) needs at least one name of printable ASCII without space, " or \\`);
-  }
-  const required = Object.freeze([...new Set(names as string[])]);
-  return (req, res, next) => {
-    const context = callerOf(req, res, next);
-    if (context === null) return;
-    const missing = missingNames(context, held, required, existingScopeOf(req)?.implies);
-    if (missing.length === 0) return next();
-    refuseUnread(req, res, next, forbidden(held, missing, required, req));
+function toGuard(check: GuardCheck): RequestHandler {
+  return function authlayerGuard(req, res, next) {
+    let refusal: ReturnType<typeof guardRefusal>;
+    try {
+      refusal = guardRefusal(check, req.auth, req, existingScopeOf(req), routeOf, req);
+    } catch (listenerError) {
+      return next(listenerError);
+    }
+    if (refusal === null) return next();
+    if (refusal.now) return sendAnswer(res, refusal.answer);
+    refuseThrough(PORT, req, res, next, refusal.answer);
   };
-}
-
-/**
- * The authenticated caller, or null after answering 401: no `req.auth` (no `auth` before the
- * guard), or anonymous through `auth.optional` (the mode's own challenge asks for credentials).
- */
-function callerOf(req: Request, res: Response, next: NextFunction): AuthContext | null {
-  const context: AuthContext | undefined = req.auth;
-  if (context === undefined) {
-    sendRefusal(res, NOT_AUTHENTICATED);
-    return null;
-  }
-  const spared = existingScopeOf(req)?.anonymousBecause ?? null;
-  if (spared !== null && context.method === 'none') {
-    if (reported(req, next, spared)) sendRefusal(res, spared);
-    return null;
-  }
-  return context;
-}
-
-/**
- * The guard's refusal becomes the request's one decision (`auth` before it held its own until the
- * answer); false after handing a listener's error to `next` (a 500, as for `auth`'s decisions).
- */
-function reported(req: Request, next: NextFunction, error: AuthError | ForbiddenError): boolean {
-  try {
-    existingScopeOf(req)?.refusedLater(error, routeOf(req));
-    return true;
-  } catch (listenerError) {
-    next(listenerError);
-    return false;
-  }
 }
 
 /** The route a guard runs on, as registered (`GET /reports/:id`); never the request's own path. */
 function routeOf(req: Request): string {
   const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
   return typeof path === 'string' ? `${req.method} ${req.baseUrl}${path}` : req.method;
-}
-
-/**
- * A guard's refusal, reported, then answered as the engine's refusals are (an unread upload closes;
- * a step-up's 401 names the resource metadata as the decision's flow does).
- */
-function refuseUnread(req: Request, res: Response, next: NextFunction, error: AuthError | ForbiddenError): void {
-  if (reported(req, next, error)) refuse(refusalAnswer(error, existingScopeOf(req)?.resourceMetadata, req), req, res);
 }
 
 /**
@@ -100,7 +50,7 @@ function refuseUnread(req: Request, res: Response, next: NextFunction, error: Au
  * app.post('/invoke', auth, requirePermissions('invoke'), express.json(), handler);
  */
 export function requirePermissions(...names: string[]): RequestHandler {
-  return createGuard('permissions', 'requirePermissions', names);
+  return toGuard(namesCheck('permissions', 'requirePermissions', names));
 }
 
 /**
@@ -112,7 +62,7 @@ export function requirePermissions(...names: string[]): RequestHandler {
  * app.get('/reports', auth, requireScopes('reports:read'), handler);
  */
 export function requireScopes(...names: string[]): RequestHandler {
-  return createGuard('scopes', 'requireScopes', names);
+  return toGuard(namesCheck('scopes', 'requireScopes', names));
 }
 
 /**
@@ -123,7 +73,7 @@ export function requireScopes(...names: string[]): RequestHandler {
  * app.delete('/users/:id', auth, requireRoles('admin'), handler);
  */
 export function requireRoles(...names: string[]): RequestHandler {
-  return createGuard('roles', 'requireRoles', names);
+  return toGuard(namesCheck('roles', 'requireRoles', names));
 }
 
 /**
@@ -142,14 +92,5 @@ export function requireRoles(...names: string[]): RequestHandler {
  * app.post('/invoke', auth, requireAccess(auth.config.access['POST /invoke']), handler);
  */
 export function requireAccess(rule: AccessRuleInput | AccessValue | undefined): RequestHandler {
-  const checked = toRule(rule);
-  return (req, res, next) => {
-    const context = callerOf(req, res, next);
-    if (context === null) return;
-    // The clock of the middleware that authenticated the request, for max_age.
-    const scope = existingScopeOf(req);
-    const refusal = ruleRefusal(checked, context, req, scope?.now, scope?.implies);
-    if (refusal === null) return next();
-    refuseUnread(req, res, next, refusal);
-  };
+  return toGuard(ruleCheck(rule));
 }

@@ -1,24 +1,22 @@
 import type { AuthConfig, AuthContext, AuthHandler, AuthMethod, AuthMode, HandlerDescription } from '@authlayer/core';
 import {
   consoleLogger,
-  createEngine,
   type EngineOptions,
   type AuthReadiness,
-  type Flow,
-  type Generation,
   type PolicyVerdict,
   type ReloadState,
   type RequestAuth,
   type Revocation,
   type RevokeOptions,
-} from '@authlayer/engine/internal';
+} from '@authlayer/engine';
+import { createEngine, type Flow, type Generation } from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
 import { answerMetadata, servedMetadataPath } from './metadata.js';
-import { runAccess } from './access/access-middleware.js';
 import { explainWith } from './explain.js';
 import { createGuardedApps, refuseUnparsedKeys } from './access/guarded-apps.js';
 import { unmatchedKeys } from './access/unmatched-rules.js';
-import { existingScopeOf, runFlow } from './run.js';
+import { createOnRequest, runAccessOf } from './request.js';
+import { existingScopeOf } from './scope.js';
 import type { IncomingMessage } from 'node:http';
 import { createUpgrade, type UpgradeListener } from './upgrade.js';
 
@@ -238,12 +236,10 @@ export async function createAuthMiddleware(
     await engine.close();
     throw error;
   }
-  // The generation is read once, when the request arrives: it keeps it to the end.
-  const route = (pick: (generation: Generation) => Flow): RouteMiddleware =>
-    ((req: Request, res: Response, next: NextFunction) =>
-      runFlow(pick(engine.current()), req, res, next)) as RouteMiddleware;
-  const middleware = route((generation) => generation.auth);
   const current = engine.current;
+  // The generation is read once, when the request arrives: it keeps it to the end.
+  const route = (pick: (generation: Generation) => Flow) => createOnRequest(current, pick) as RouteMiddleware;
+  const middleware = route((generation) => generation.auth);
   const members: { [K in keyof Omit<AuthMiddleware, keyof RouteMiddleware>]: PropertyDescriptor } = {
     config: { get: () => current().config, enumerable: true },
     mode: { get: () => current().config.mode, enumerable: true },
@@ -257,13 +253,13 @@ export async function createAuthMiddleware(
         guardedApps.seen(req);
         const generation = current();
         if (answerMetadata(generation, req, res)) return;
-        runAccess(generation, req.method, req, res, next);
+        runAccessOf(generation, req.method, req, res, next);
       }) as RouteMiddleware,
       enumerable: true,
     },
     accessAs: {
       value: (method: string, req: Request, res: Response, next: NextFunction) =>
-        runAccess(current(), method, req, res, next),
+        runAccessOf(current(), method, req, res, next),
       enumerable: true,
     },
     unmatchedRules: {

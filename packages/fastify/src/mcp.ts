@@ -1,15 +1,15 @@
-import type { Logger } from '@authlayer/core';
 import {
   ABORTED,
   BODY_TOO_LARGE,
   NOT_JSON,
   readBoundedBody,
+  refuseThrough,
   type Generation,
   type McpGate,
 } from '@authlayer/engine/internal';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { Readable } from 'node:stream';
-import { failed, refuse } from './reply.js';
+import type { FastifyPort } from './answer.js';
 import { newScope, scopeOf } from './scope.js';
 
 // MCP servers on Fastify: a POST to `mcp.endpoint` or below it (a route registered there, or a
@@ -41,7 +41,7 @@ function gateOf(generation: Generation, request: FastifyRequest): McpGate | null
  * The `Host` / `Origin` check of every request to `mcp.endpoint` or below, before authentication:
  * add it before the hook that authenticates (Fastify runs `onRequest` hooks in order).
  */
-export function addMcpHostCheck(app: FastifyInstance, current: () => Generation, logger: Logger): void {
+export function addMcpHostCheck(app: FastifyInstance, current: () => Generation, port: FastifyPort): void {
   app.addHook('onRequest', (request, reply, done) => {
     const { mcp } = current();
     if (mcp === null || !covered(mcp, request)) return done();
@@ -50,26 +50,30 @@ export function addMcpHostCheck(app: FastifyInstance, current: () => Generation,
       answer = mcp.refuseForeign(request.raw, newScope(request));
     } catch (error) {
       // Only an onDecision listener throws here.
-      return failed(logger, error, reply);
+      return port.fail(request, reply, done, error);
     }
     if (answer === null) return done();
-    refuse(answer, request, reply);
+    refuseThrough(port, request, reply, done, answer);
   });
 }
 
+// A refusal never goes on: `preParsing`'s own `done` (which takes the body) is not the port's.
+const NOT_ON: HookHandlerDoneFunction = () => undefined;
+
 /** Adds the two hooks; `current` is the serving generation. */
-export function addMcpHooks(app: FastifyInstance, current: () => Generation, logger: Logger): void {
+export function addMcpHooks(app: FastifyInstance, current: () => Generation, port: FastifyPort): void {
   app.addHook('preParsing', (request, reply, payload, done) => {
     const gate = gateOf(current(), request);
     if (gate === null) return done(null, payload);
-    if (Number(request.headers['content-length']) > gate.maxBodyBytes) return refuse(BODY_TOO_LARGE, request, reply);
+    if (Number(request.headers['content-length']) > gate.maxBodyBytes)
+      return refuseThrough(port, request, reply, NOT_ON, BODY_TOO_LARGE);
     void readBoundedBody(payload, gate.maxBodyBytes).then((body) => {
       if (body === ABORTED) return;
-      if (body === null) return refuse(BODY_TOO_LARGE, request, reply);
+      if (body === null) return refuseThrough(port, request, reply, NOT_ON, BODY_TOO_LARGE);
       try {
         JSON.parse(body.toString('utf8'));
       } catch {
-        return refuse(NOT_JSON, request, reply);
+        return refuseThrough(port, request, reply, NOT_ON, NOT_JSON);
       }
       done(null, Readable.from([body]));
     });
@@ -83,9 +87,9 @@ export function addMcpHooks(app: FastifyInstance, current: () => Generation, log
       verdict = gate.judge(request.body, request.raw, request.auth, scopeOf(request) ?? newScope(request));
     } catch (error) {
       // Only an onDecision listener throws here.
-      return failed(logger, error, reply);
+      return port.fail(request, reply, done, error);
     }
     if (verdict.pass) return done();
-    refuse(verdict.answer, request, reply);
+    refuseThrough(port, request, reply, done, verdict.answer);
   });
 }

@@ -1,37 +1,28 @@
 import type { AccessValue, AuthConfig, AuthContext, HandlerDescription, Logger } from '@authlayer/core';
 import {
-  createEngine,
-  decide,
-  reportWhenAnswered,
   openApiSecurity,
   type AuthReadiness,
-  type EngineRequest,
   type EngineOptions,
   type OpenApiSecurity,
-  type Outcome,
   type PolicyVerdict,
   type ReloadState,
   type RequestAuth,
   type Revocation,
   type RevokeOptions,
-} from '@authlayer/engine/internal';
-import type {
-  FastifyPluginAsync,
-  FastifyReply,
-  FastifyRequest,
-  HookHandlerDoneFunction,
-  preHandlerHookHandler,
-} from 'fastify';
+} from '@authlayer/engine';
+import { createEngine } from '@authlayer/engine/internal';
+import type { FastifyPluginAsync, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { appLogger } from './app-logger.js';
-import { isMetadataRoute, serveMetadata } from './metadata.js';
+import { serveMetadata } from './metadata.js';
 import { requireAccessWith, type AccessRuleInput } from './guards.js';
 import { explainWith } from './explain.js';
 import { addMcpHooks, addMcpHostCheck } from './mcp.js';
-import { failed, refuse } from './reply.js';
+import { createPort } from './answer.js';
 import { RouteBook } from './route-book.js';
+import { createOnRequest } from './request.js';
 import { planOfRequest, routePlanOf, unnamedKeys, unnamedKeysError } from './routes.js';
-import { SCOPE, newScope, scopeOf } from './scope.js';
+import { SCOPE } from './scope.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -143,59 +134,11 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
   app.decorateRequest(SCOPE, null);
   serveMetadata(app, current);
 
-  /** The one place an outcome of the engine becomes Fastify's: `request.auth` and on, or the refusal. */
-  const apply = (
-    outcome: Outcome,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    done: HookHandlerDoneFunction,
-  ): void => {
-    for (const [name, value] of outcome.headers) reply.header(name, value);
-    if (!outcome.pass) return refuse(outcome.answer, request, reply);
-    if (outcome.context !== undefined) {
-      request.auth = outcome.context;
-      // The MCP SDK's transport reads `auth` of the Node request (`reply.raw` handlers): no glue.
-      (request.raw as { auth?: AuthContext }).auth = outcome.context;
-    }
-    // The held `allowed` decision is reported when the answer starts (a guard may still refuse
-    // before), or when the request ends without one; no hook on every request for it.
-    const scope = scopeOf(request);
-    if (scope?.holding === true) reportWhenAnswered(scope, reply.raw);
-    done();
-  };
-
+  const port = createPort(logger);
   // MCP's DNS-rebinding rule comes before any credential is looked at.
-  addMcpHostCheck(app, current, logger);
-
-  // The access table, applied to the route Fastify chose: the generation is read once, when the
-  // request arrives, and the request keeps it to the end. In the same turn when the engine answers
-  // synchronously (no rate limit, a handler with `authenticateNow`).
-  app.addHook('onRequest', (request, reply, done) => {
-    if (isMetadataRoute(request)) return done();
-    const generation = current();
-    const scope = newScope(request);
-    const made = routePlanOf(generation, book, request.method, request.routeOptions.url);
-    let outcome: ReturnType<typeof decide>;
-    try {
-      const step = generation.step(planOfRequest(made, request.params), scope, request.raw as EngineRequest);
-      if (step.kind === 'public') return done();
-      if (step.kind === 'denied') return apply(step.outcome, request, reply, done);
-      outcome = decide(step.flow, request.raw as EngineRequest, scope);
-    } catch (error) {
-      // Only an onDecision listener throws here.
-      return failed(logger, error, reply);
-    }
-    if (outcome instanceof Promise) {
-      outcome.then(
-        (settled) => apply(settled, request, reply, done),
-        (error: unknown) => failed(logger, error, reply),
-      );
-      return;
-    }
-    apply(outcome as Outcome, request, reply, done);
-  });
-
-  addMcpHooks(app, current, logger);
+  addMcpHostCheck(app, current, port);
+  app.addHook('onRequest', createOnRequest(current, book, port));
+  addMcpHooks(app, current, port);
 
   const api: AuthlayerApi = {
     get config() {
@@ -204,7 +147,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
     get securitySchemes() {
       return openApiSecurity(current().loaded.handler);
     },
-    requireAccess: (rule) => requireAccessWith(() => logger, rule),
+    requireAccess: (rule) => requireAccessWith(port, rule),
     unmatchedRules: () => unnamedKeys(current().table.entries, routes),
     reload: engine.reload,
     reloadState: engine.reloadState,

@@ -16,7 +16,7 @@ export function newScope(request: FastifyRequest): RequestScope {
   return scope;
 }
 
-/** The request's scope when the plugin's `onRequest` hook ran, else null. */
-export function scopeOf(request: FastifyRequest): RequestScope | null {
-  return (request as Scoped)[SCOPE] ?? null;
+/** The request's scope when the plugin's `onRequest` hook ran, else undefined. */
+export function scopeOf(request: FastifyRequest): RequestScope | undefined {
+  return (request as Scoped)[SCOPE] ?? undefined;
 }

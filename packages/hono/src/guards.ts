@@ -1,11 +1,9 @@
-import { bearerError, type AccessValue, type AuthError, type ForbiddenError, type Logger } from '@authlayer/core';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { AccessValue, Logger } from '@authlayer/core';
+import type { MiddlewareHandler } from 'hono';
 import { failed, responseOf } from './answer.js';
-import { refusalAnswer, ruleRefusal, toRule, type AccessRuleInput } from './request.js';
+import { guardRefusal, ruleCheck, type AccessRuleInput } from './request.js';
 import { routeName } from './routes.js';
 import { scopedOf } from './scope.js';
-
-const NOT_AUTHENTICATED = bearerError('credentials_missing');
 
 /**
  * The middleware of one `access` rule object (`{ roles: ['admin'] }`, missing lists taken as
@@ -22,32 +20,17 @@ export function requireAccessWith(
   logger: () => Logger,
   rule: AccessRuleInput | AccessValue | undefined,
 ): MiddlewareHandler {
-  const checked = toRule(rule);
+  const check = ruleCheck(rule);
   return async function requireAccess(c, next) {
-    const context = c.get('auth');
-    if (context === undefined) return responseOf(refusalAnswer(NOT_AUTHENTICATED));
     const scoped = scopedOf(c);
-    const scope = scoped?.scope;
-    const spared = scope?.anonymousBecause ?? null;
-    if (spared !== null && context.method === 'none') {
-      return reported(logger, c, spared) ?? responseOf(refusalAnswer(spared));
-    }
     const request = scoped?.request ?? { method: c.req.method, headers: {} };
-    const refusal = ruleRefusal(checked, context, request, scope?.now, scope?.implies);
-    if (refusal === null) return next();
-    return reported(logger, c, refusal) ?? responseOf(refusalAnswer(refusal, scope?.resourceMetadata, request));
+    let refusal;
+    try {
+      refusal = guardRefusal(check, c.get('auth'), request, scoped?.scope, routeName, c);
+    } catch (listenerError) {
+      // The refusal is the request's one decision: a listener that throws is a 500, as elsewhere.
+      return failed(logger(), listenerError);
+    }
+    return refusal === null ? next() : responseOf(refusal.answer);
   };
-}
-
-/**
- * The guard's refusal becomes the request's one decision; the 500 when the `onDecision` listener
- * threw (as for the middleware's own decisions), else undefined.
- */
-function reported(logger: () => Logger, c: Context, error: AuthError | ForbiddenError): Response | undefined {
-  try {
-    scopedOf(c)?.scope.refusedLater(error, routeName(c));
-    return undefined;
-  } catch (listenerError) {
-    return failed(logger(), listenerError);
-  }
 }

@@ -1,18 +1,19 @@
 import type { AuthContext } from '@authlayer/core';
 import {
-  decide,
+  runPlan,
   type Answer,
   type EngineRequest,
   type Generation,
-  type Outcome,
+  type HeaderList,
   type Plan,
+  type Port,
   type RequestScope,
 } from '@authlayer/engine/internal';
 
 // The one place the adapter meets the engine's request path: a web `Request` becomes the engine's
 // request (a Node-style header record, once), the table's step and the decision are run, and the
-// outcome comes back as what Hono needs. When the engine's request port lands, this file is what
-// moves onto it.
+// outcome comes back as what Hono needs. The engine runs the order (its request port); this adapter's I/O is a
+// promise settled with the verdict.
 
 /**
  * The headers of a web `Request` as the engine takes them: a record with lower-case names (the
@@ -44,28 +45,34 @@ export function engineRequestOf(raw: Request, socket?: EngineRequest['socket']):
 
 /** What the engine made of one request: go on (with the caller and headers), or an answer to write. */
 export type Verdict =
-  | { readonly pass: true; readonly context: AuthContext | undefined; readonly headers: Outcome['headers'] }
-  | { readonly pass: false; readonly answer: Answer; readonly headers: Outcome['headers'] };
+  | { readonly pass: true; readonly context: AuthContext | undefined; readonly headers: HeaderList }
+  | { readonly pass: false; readonly answer: Answer; readonly headers: HeaderList };
 
-const PUBLIC: Verdict = Object.freeze({ pass: true, context: undefined, headers: Object.freeze([]) });
+type Settle = (verdict: Verdict) => void;
+type Reject = (error: unknown) => void;
 
 /**
- * Runs the table's step for `plan` and the decision for `request`, as the Fastify adapter's hook
- * does: `public` passes untouched, a `deny` is its refusal, else the flow decides (in the same turn
- * when it can). Rejects with what an `onDecision` listener threw.
+ * Hono's port to the engine: the verdict settles the promise the middleware awaits (`a` resolves
+ * it, `b` rejects it). A web `Response` leaves nothing unread, so a refusal is written at once.
  */
-export async function judge(
+const PORT: Port<Settle, Reject, undefined> = {
+  pass: (settle, _reject, _c, context, headers) => settle({ pass: true, context, headers }),
+  refuse: (settle, _reject, _c, answer, headers) => settle({ pass: false, answer, headers }),
+  fail: (_settle, reject, _c, error) => reject(error),
+  refuseLater: false,
+};
+
+/**
+ * Runs the engine's order for `plan` and `request` on its request port (the table's step, the
+ * decision, in the same turn when it can). Rejects with what an `onDecision` listener threw.
+ */
+export function judge(
   generation: Generation,
   plan: Plan,
   request: EngineRequest,
   scope: RequestScope,
 ): Promise<Verdict> {
-  const step = generation.step(plan, scope, request);
-  if (step.kind === 'public') return PUBLIC;
-  const outcome = step.kind === 'denied' ? step.outcome : await decide(step.flow, request, scope);
-  return outcome.pass
-    ? { pass: true, context: outcome.context, headers: outcome.headers }
-    : { pass: false, answer: outcome.answer, headers: outcome.headers };
+  return new Promise((settle, reject) => runPlan(generation, plan, request, scope, settle, reject, undefined, PORT));
 }
 
 // What the rest of the adapter takes from the engine's internal entry, named here only.
@@ -73,10 +80,10 @@ export {
   createEngine,
   kindOf,
   planFor,
+  guardRefusal,
   refusalAnswer,
   RequestScope,
-  ruleRefusal,
-  toRule,
+  ruleCheck,
 } from '@authlayer/engine/internal';
 export type {
   AccessRuleInput,

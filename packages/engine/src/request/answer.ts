@@ -69,3 +69,11 @@ export const INTERNAL_ANSWER: Answer = Object.freeze({
   code: 'internal',
   message: 'internal error',
 });
+
+/**
+ * The body of an answer as every adapter writes it: the answer's own `body`, else the contract's
+ * `{"error": code, "message": message}`, as JSON.
+ */
+export function answerJson(answer: Answer): string {
+  return JSON.stringify(answer.body ?? { error: answer.code, message: answer.message });
+}

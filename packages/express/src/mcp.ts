@@ -1,6 +1,14 @@
-import { ABORTED, BODY_TOO_LARGE, NOT_JSON, readBoundedBody, type McpGate } from '@authlayer/engine/internal';
+import {
+  ABORTED,
+  BODY_TOO_LARGE,
+  NOT_JSON,
+  readBoundedBody,
+  refuseThrough,
+  type McpGate,
+} from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
-import { refuse, scopeOf } from '../run.js';
+import { PORT } from './answer.js';
+import { scopeOf } from './scope.js';
 
 /**
  * A POST to `mcp.endpoint` that the route's rule let through: its body is read (at most
@@ -11,16 +19,16 @@ import { refuse, scopeOf } from '../run.js';
 export function runMcpGate(gate: McpGate, req: Request, res: Response, next: NextFunction): void {
   if (req.body !== undefined) return judge(gate, req.body, req, res, next);
   const declared = Number(req.headers['content-length']);
-  if (declared > gate.maxBodyBytes) return refuse(BODY_TOO_LARGE, req, res);
+  if (declared > gate.maxBodyBytes) return refuseThrough(PORT, req, res, next, BODY_TOO_LARGE);
   void readBoundedBody(req, gate.maxBodyBytes).then((body) => {
     // The client went away mid-body: nobody is left to answer.
     if (body === ABORTED) return;
-    if (body === null) return refuse(BODY_TOO_LARGE, req, res);
+    if (body === null) return refuseThrough(PORT, req, res, next, BODY_TOO_LARGE);
     let value: unknown;
     try {
       value = JSON.parse(body.toString('utf8'));
     } catch {
-      return refuse(NOT_JSON, req, res);
+      return refuseThrough(PORT, req, res, next, NOT_JSON);
     }
     req.body = value;
     judge(gate, value, req, res, next);
@@ -36,5 +44,5 @@ function judge(gate: McpGate, body: unknown, req: Request, res: Response, next: 
     return next(error);
   }
   if (verdict.pass) return next();
-  refuse(verdict.answer, req, res);
+  refuseThrough(PORT, req, res, next, verdict.answer);
 }
