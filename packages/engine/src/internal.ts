@@ -40,6 +40,8 @@ export type { AccessRuleInput } from './access/rule-input.js';
 export { claimRefusal, stepUpRefusal } from './access/claim-checks.js';
 export { BODY_TOO_LARGE, NOT_JSON, createMcpGate } from './mcp/mcp-gate.js';
 export type { McpGate, McpVerdict } from './mcp/mcp-gate.js';
+export { filterListAnswer, type MessageRewrite } from './mcp/filter-list-answer.js';
+export { filterListResult } from './mcp/list-filter.js';
 export { createAuthInfo } from './request/auth-info.js';
 export type { AuthInfoFields } from './request/auth-info.js';
 export { ABORTED, readBoundedBody } from './mcp/read-body.js';

@@ -16,6 +16,8 @@ import { decisionOf, type RequestScope } from '../request/scope.js';
 import { createForeignCheck, refuseForeign } from './foreign-request.js';
 import { compileBelow } from './mcp-paths.js';
 import { messagesOf, mismatchedHeader } from './mcp-messages.js';
+import type { MessageRewrite } from './filter-list-answer.js';
+import { filterListResult, isListMethod } from './list-filter.js';
 import { judgeMcpMessage } from './mcp-judge.js';
 import { compileMcpTable } from './mcp-table.js';
 
@@ -52,6 +54,16 @@ export interface McpGate {
    * request's one decision (`forbidden` or `refused`, the reason, the MCP key), through `scope`.
    */
   judge(body: unknown, request: AuthRequest, context: AuthContext | undefined, scope: RequestScope): McpVerdict;
+  /**
+   * With `mcp.filter_lists`, for a body that is one list request (`tools/list`, ...) the body
+   * `judge` passed: the rewrite of its answer's messages (see `filterListResult`); else `null`.
+   */
+  listRewrite(
+    body: unknown,
+    request: AuthRequest,
+    context: AuthContext | undefined,
+    scope: RequestScope,
+  ): MessageRewrite | null;
 }
 
 const PASS: McpVerdict = Object.freeze({ pass: true });
@@ -156,6 +168,23 @@ export function createMcpGate(
         return { pass: false, answer: refuse(flow, scope, refusal, context, request, challengeScopes) };
       }
       return PASS;
+    },
+    listRewrite(body, request, context, scope) {
+      if (mcp.filterLists !== true || typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+      const { method, id } = body as { method?: unknown; id?: unknown };
+      if (typeof method !== 'string' || !isListMethod(method) || id === undefined) return null;
+      const caller = {
+        context,
+        anonymousBecause: scope.anonymousBecause,
+        request,
+        now: flow.now,
+        implies: flow.implies,
+      };
+      return (message) => {
+        if (typeof message !== 'object' || message === null || (message as { id?: unknown }).id !== id) return message;
+        if (!('result' in message)) return message;
+        return { ...message, result: filterListResult(table, method, message.result, caller) };
+      };
     },
   };
 }

@@ -1,4 +1,11 @@
-import { ABORTED, BODY_TOO_LARGE, NOT_JSON, readBoundedBody, type McpGate } from '@authlayer/engine/internal';
+import {
+  ABORTED,
+  BODY_TOO_LARGE,
+  NOT_JSON,
+  filterListAnswer,
+  readBoundedBody,
+  type McpGate,
+} from '@authlayer/engine/internal';
 import type { NextFunction, Request, Response } from 'express';
 import { refuse, scopeOf } from '../run.js';
 
@@ -29,12 +36,16 @@ export function runMcpGate(gate: McpGate, req: Request, res: Response, next: Nex
 
 function judge(gate: McpGate, body: unknown, req: Request, res: Response, next: NextFunction): void {
   let verdict: ReturnType<McpGate['judge']>;
+  let rewrite: ReturnType<McpGate['listRewrite']> = null;
   try {
     verdict = gate.judge(body, req, req.auth, scopeOf(req, res));
+    if (verdict.pass) rewrite = gate.listRewrite(body, req, req.auth, scopeOf(req, res));
   } catch (error) {
     // A decision listener threw: a 500, as for every decision.
     return next(error);
   }
+  // mcp.filter_lists: the list answer the server writes holds only what the caller may call.
+  if (rewrite !== null) filterListAnswer(res, rewrite);
   if (verdict.pass) return next();
   refuse(verdict.answer, req, res);
 }
