@@ -38,6 +38,7 @@ export function judgeMcpMessage(
 ): MessageRefusal | null {
   const { context } = judged;
   const scopes: { error: ForbiddenError; key: string }[] = [];
+  let params: { error: ForbiddenError; key: string } | null = null;
   for (const { key, value: written, variables } of mcpEntriesFor(table, message.method, message.name)) {
     if (written === 'public' || written === 'optional') continue;
     if (written === 'deny') return { error: ROUTE_DENIED, key };
@@ -54,10 +55,13 @@ export function judgeMcpMessage(
     // A condition on the message before the scopes: no scope would make its value accepted.
     const error = ruleRefusal(value, context, request, judged.now, judged.implies);
     if (error !== null && !isScopeRefusal(error)) return { error, key };
-    const param = judged.params ? paramRefusal(value, message.params, variables, context) : null;
-    if (param !== null) return { error: param, key };
+    // Judged after every key's deny, roles and claims, so a call and its list entry (no
+    // arguments) are refused for the same reason whenever the list leaves the entry out.
+    const param = judged.params && params === null ? paramRefusal(value, message.params, variables, context) : null;
+    if (param !== null) params = { error: param, key };
     if (error !== null) scopes.push({ error, key });
   }
+  if (params !== null) return params;
   if (scopes.length === 0) return null;
   const error = joinScopeRefusals(
     scopes.map((each) => each.error),
