@@ -57,7 +57,8 @@ export function judgeMcpMessage(
     if (error !== null && !isScopeRefusal(error)) return { error, key };
     // Judged after every key's deny, roles and claims, so a call and its list entry (no
     // arguments) are refused for the same reason whenever the list leaves the entry out.
-    const param = judged.params && params === null ? paramRefusal(value, message.params, variables, context) : null;
+    const param: ForbiddenError | null =
+      judged.params && params === null ? paramRefusal(value, message.params, variables, context) : null;
     if (param !== null) params = { error: param, key };
     if (error !== null) scopes.push({ error, key });
   }
