@@ -1,10 +1,17 @@
 /**
  * Why an authenticated caller is refused: the kind of name it lacks, a route parameter that names
  * another tenant (`tenant_mismatch`), a verified claim without an accepted value
- * (`claim_mismatch`), or a route closed to everyone (`route_denied`). Wire strings.
+ * (`claim_mismatch`), an MCP message's parameter without an accepted value (`param_mismatch`),
+ * or a route closed to everyone (`route_denied`). Wire strings.
  */
 export type ForbiddenReason =
-  'permission_missing' | 'scope_missing' | 'role_missing' | 'tenant_mismatch' | 'claim_mismatch' | 'route_denied';
+  | 'permission_missing'
+  | 'scope_missing'
+  | 'role_missing'
+  | 'tenant_mismatch'
+  | 'claim_mismatch'
+  | 'param_mismatch'
+  | 'route_denied';
 
 const WHAT: Readonly<Record<'permission_missing' | 'scope_missing' | 'role_missing', string>> = Object.freeze({
   permission_missing: 'permission',
@@ -42,6 +49,7 @@ export function isRequirableName(name: unknown): name is string {
 export function describeForbidden(reason: ForbiddenReason, missing: readonly string[]): string {
   if (reason === 'tenant_mismatch' || reason === 'route_denied') return FIXED[reason];
   if (reason === 'claim_mismatch') return `the claim ${missing[0] ?? ''} does not have an accepted value`;
+  if (reason === 'param_mismatch') return `the parameter ${missing[0] ?? ''} does not have an accepted value`;
   const what = WHAT[reason];
   return missing.length === 1
     ? `the ${what} ${missing[0]} is required`

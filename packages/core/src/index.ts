@@ -82,6 +82,8 @@ export {
 export { parseAccessTable } from './config/parse-access-table.js';
 export { isMcpKey, parseMcpKey } from './config/mcp-key.js';
 export type { McpKey } from './config/mcp-key.js';
+export { compileMcpName, type McpNamePattern } from './config/mcp-name.js';
+export { scopeVariables, VARIABLE_REF, type ParamCondition, type ParamValue } from './config/mcp-rule.js';
 export type {
   AccessDefault,
   AccessLog,

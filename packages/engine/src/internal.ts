@@ -29,6 +29,7 @@ export type { AccessRuleInput } from './access/rule-input.js';
 // MCP: the body of a POST to `mcp.endpoint`, read by the adapter, judged by the gate.
 export { BODY_TOO_LARGE, NOT_JSON } from './mcp/mcp-gate.js';
 export type { McpGate } from './mcp/mcp-gate.js';
+export { filterListAnswer, type MessageRewrite } from './mcp/filter-list-answer.js';
 export { ABORTED, readBoundedBody } from './mcp/read-body.js';
 // A router that chose the route itself (Fastify): the table's entries and the plan of a route.
 export { matchEntries, planFor } from './access/access-table.js';

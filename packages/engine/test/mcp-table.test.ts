@@ -49,12 +49,12 @@ describe('the MCP keys of the access table', () => {
         'text',
       ]),
     ).toEqual([
-      { method: 'tools/call', name: 'a' },
-      { method: 'resources/read', name: 'file:///x' },
-      { method: 'prompts/get', name: 'u' },
-      { method: 'resources/subscribe', name: 'only-a-name' },
-      { method: 'tools/list', name: null },
-      { method: 'tools/call', name: null },
+      { method: 'tools/call', name: 'a', params: { name: 'a' } },
+      { method: 'resources/read', name: 'file:///x', params: { uri: 'file:///x', name: 'n' } },
+      { method: 'prompts/get', name: 'u', params: { uri: 'u' } },
+      { method: 'resources/subscribe', name: 'only-a-name', params: { name: 'only-a-name' } },
+      { method: 'tools/list', name: null, params: 'odd' },
+      { method: 'tools/call', name: null, params: { name: 7 } },
     ]);
   });
 

@@ -2,6 +2,7 @@ import {
   ABORTED,
   BODY_TOO_LARGE,
   NOT_JSON,
+  filterListAnswer,
   readBoundedBody,
   refuseThrough,
   type McpGate,
@@ -37,12 +38,16 @@ export function runMcpGate(gate: McpGate, req: Request, res: Response, next: Nex
 
 function judge(gate: McpGate, body: unknown, req: Request, res: Response, next: NextFunction): void {
   let verdict: ReturnType<McpGate['judge']>;
+  let rewrite: ReturnType<McpGate['listRewrite']> = null;
   try {
     verdict = gate.judge(body, req, req.auth, scopeOf(req, res));
+    if (verdict.pass) rewrite = gate.listRewrite(body, req, req.auth, scopeOf(req, res));
   } catch (error) {
     // A decision listener threw: a 500, as for every decision.
     return next(error);
   }
+  // mcp.filter_lists: the list answer the server writes holds only what the caller may call.
+  if (rewrite !== null) filterListAnswer(res, rewrite);
   if (verdict.pass) return next();
   refuseThrough(PORT, req, res, next, verdict.answer);
 }

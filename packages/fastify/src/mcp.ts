@@ -6,6 +6,7 @@ import {
   refuseThrough,
   type Generation,
   type McpGate,
+  filterListAnswer,
 } from '@authlayer/engine/internal';
 import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { Readable } from 'node:stream';
@@ -83,12 +84,17 @@ export function addMcpHooks(app: FastifyInstance, current: () => Generation, por
     const gate = gateOf(current(), request);
     if (gate === null) return done();
     let verdict: ReturnType<McpGate['judge']>;
+    let rewrite: ReturnType<McpGate['listRewrite']> = null;
     try {
-      verdict = gate.judge(request.body, request.raw, request.auth, scopeOf(request) ?? newScope(request));
+      const scope = scopeOf(request) ?? newScope(request);
+      verdict = gate.judge(request.body, request.raw, request.auth, scope);
+      if (verdict.pass) rewrite = gate.listRewrite(request.body, request.raw, request.auth, scope);
     } catch (error) {
       // Only an onDecision listener throws here.
       return port.fail(request, reply, done, error);
     }
+    // mcp.filter_lists: the SDK writes its answer on reply.raw (a hijacked reply), read as written.
+    if (rewrite !== null) filterListAnswer(reply.raw, rewrite);
     if (verdict.pass) return done();
     refuseThrough(port, request, reply, done, verdict.answer);
   });

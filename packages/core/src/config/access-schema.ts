@@ -2,6 +2,7 @@ import { match, parse, PathError, type Token } from 'path-to-regexp';
 import { z } from 'zod';
 import type { AuthMode } from './defaults.js';
 import { isMcpKey, MCP_KEY, parseMcpKey } from './mcp-key.js';
+import { mcpRuleIssues, paramsSchema, type ParamCondition } from './mcp-rule.js';
 import { modeSchema } from './mode-name.js';
 import { suggestField } from './suggest-field.js';
 
@@ -70,6 +71,11 @@ export interface AccessRule extends AccessRequirement {
   readonly modes: readonly AuthMode[] | null;
   /** The route parameter that must equal the caller's `tenantId`; `null`: none. */
   readonly tenantParam: string | null;
+  /**
+   * MCP keys only: a dot path into the message's `params`, or a `{variable}` of the key's
+   * template → the accepted values or the claim it must equal. Absent when not given.
+   */
+  readonly params?: Readonly<Record<string, ParamCondition>>;
 }
 
 /** One value of the `access` table. */
@@ -172,11 +178,14 @@ const ruleSchema = z
     any: z.array(anyEntrySchema).min(1, 'must list at least one entry').optional(),
     modes: z.array(modeSchema).min(1, 'must list at least one mode').optional(),
     tenant_param: z.string().regex(PARAM, 'must be a route parameter name such as tenant').optional(),
+    params: paramsSchema,
   })
   .refine(
-    (rule) => asksSomething(rule) || [rule.any, rule.modes, rule.tenant_param].some((field) => field !== undefined),
+    (rule) =>
+      asksSomething(rule) ||
+      [rule.any, rule.modes, rule.tenant_param, rule.params].some((field) => field !== undefined),
     {
-      message: `an empty rule: list ${REQUIREMENT_FIELDS.replace(' or ', ', ')}, any, modes or tenant_param (or write authenticated)`,
+      message: `an empty rule: list ${REQUIREMENT_FIELDS.replace(' or ', ', ')}, any, modes, tenant_param or params (or write authenticated)`,
     },
   );
 
@@ -233,6 +242,9 @@ export function accessIssues(access: RawAccess, modes: readonly AuthMode[]): Acc
       continue;
     }
     if (typeof value === 'string') continue;
+    if (value.params !== undefined) {
+      issues.push({ path: [key, 'params'], message: 'params applies to MCP keys only ("MCP <method> <name>")' });
+    }
     for (const mode of value.modes ?? []) {
       if (!modes.includes(mode))
         issues.push({ path: [key, 'modes'], message: `${mode} is not a mode auth.mode lists` });
@@ -250,7 +262,8 @@ export function accessIssues(access: RawAccess, modes: readonly AuthMode[]): Acc
 
 /** An `"MCP <method> <name>"` key: its shape, its modes; it has no route parameter for `tenant_param`. */
 function mcpKeyIssues(key: string, value: AccessWord | RawRule, modes: readonly AuthMode[]): AccessIssue[] {
-  if (parseMcpKey(key) === null) {
+  const parsed = parseMcpKey(key);
+  if (parsed === null) {
     return [
       {
         path: [key],
@@ -258,14 +271,25 @@ function mcpKeyIssues(key: string, value: AccessWord | RawRule, modes: readonly 
       },
     ];
   }
-  if (typeof value === 'string') return [];
-  const issues: AccessIssue[] = (value.modes ?? [])
-    .filter((mode) => !modes.includes(mode))
-    .map((mode) => ({ path: [key, 'modes'], message: `${mode} is not a mode auth.mode lists` }));
+  if (typeof value === 'string') return templateIssues(key, parsed.name);
+  const issues: AccessIssue[] = mcpRuleIssues(parsed.name, value).map(({ path, message }) => ({
+    path: [key, ...path],
+    message,
+  }));
+  issues.push(
+    ...(value.modes ?? [])
+      .filter((mode) => !modes.includes(mode))
+      .map((mode) => ({ path: [key, 'modes'], message: `${mode} is not a mode auth.mode lists` })),
+  );
   if (value.tenant_param !== undefined) {
     issues.push({ path: [key, 'tenant_param'], message: 'an MCP key names no route, so it has no parameter' });
   }
   return issues;
+}
+
+/** A word's key: only its template can be wrong. */
+function templateIssues(key: string, name: string | null): AccessIssue[] {
+  return mcpRuleIssues(name, { scopes: [] }).map(({ message }) => ({ path: [key], message }));
 }
 
 /** The `access` section as the config holds it: the route table and the policy. */
@@ -309,6 +333,7 @@ function toRule(rule: RawRule): AccessRule {
     any: (rule.any ?? []).map(requirement),
     modes: rule.modes === undefined ? null : [...new Set(rule.modes)],
     tenantParam: rule.tenant_param ?? null,
+    ...(rule.params === undefined ? {} : { params: rule.params }),
   };
 }
 

@@ -9,7 +9,11 @@ export interface McpKey {
   readonly key: string;
   /** The JSON-RPC method (`tools/call`). */
   readonly method: string;
-  /** The tool or prompt name, or the resource URI; `*` for the method's default; `null`: every message of the method. */
+  /**
+   * The tool or prompt name, or the resource URI; `*` for the method's default; `null`: every
+   * message of the method. A name ending in `*` matches by prefix, one with `{variable}`s is an
+   * RFC 6570 template (see `compileMcpName`).
+   */
   readonly name: string | null;
 }
 

@@ -1,6 +1,5 @@
 import {
   AuthError,
-  bearerError,
   isAuthError,
   ForbiddenError,
   insufficientScopeChallenge,
@@ -10,15 +9,17 @@ import {
   type AuthRequest,
   type McpConfig,
 } from '@authlayer/core';
-import { ROUTE_DENIED } from '../access/access-plan.js';
-import { isScopeRefusal, joinScopeRefusals, neededScopes, ruleRefusal, withoutOfflineAccess } from '../access/rules.js';
+import { neededScopes, withoutOfflineAccess } from '../access/rules.js';
 import { refusalAnswer, type Answer } from '../request/answer.js';
 import type { Flow } from '../request/decide.js';
 import { decisionOf, type RequestScope } from '../request/scope.js';
 import { createForeignCheck, refuseForeign } from './foreign-request.js';
 import { compileBelow } from './mcp-paths.js';
-import { messagesOf, mismatchedHeader, type McpMessage } from './mcp-messages.js';
-import { compileMcpTable, mcpEntriesFor } from './mcp-table.js';
+import { messagesOf, mismatchedHeader } from './mcp-messages.js';
+import type { MessageRewrite } from './filter-list-answer.js';
+import { filterListResult, isListMethod } from './list-filter.js';
+import { judgeMcpMessage } from './mcp-judge.js';
+import { compileMcpTable } from './mcp-table.js';
 
 /** What the MCP keys make of one POST body: go on, or the answer to write (the decision is made). */
 export type McpVerdict = { readonly pass: true } | { readonly pass: false; readonly answer: Answer };
@@ -53,6 +54,16 @@ export interface McpGate {
    * request's one decision (`forbidden` or `refused`, the reason, the MCP key), through `scope`.
    */
   judge(body: unknown, request: AuthRequest, context: AuthContext | undefined, scope: RequestScope): McpVerdict;
+  /**
+   * With `mcp.filter_lists`, for a body that is one list request (`tools/list`, ...) the body
+   * `judge` passed: the rewrite of its answer's messages (see `filterListResult`); else `null`.
+   */
+  listRewrite(
+    body: unknown,
+    request: AuthRequest,
+    context: AuthContext | undefined,
+    scope: RequestScope,
+  ): MessageRewrite | null;
 }
 
 const PASS: McpVerdict = Object.freeze({ pass: true });
@@ -93,6 +104,17 @@ export const BATCH_REFUSED: McpVerdict = Object.freeze({
   }),
 });
 
+/** 400: a template variable's value cannot form the scope a rule names with it (no scope-token). */
+export const UNSCOPABLE: McpVerdict = Object.freeze({
+  pass: false,
+  answer: Object.freeze({
+    status: 400,
+    headers: [],
+    code: 'invalid_request',
+    message: 'the message names a resource whose URI cannot form the scope its rule requires',
+  }),
+});
+
 const mismatch = (header: string): McpVerdict => ({
   pass: false,
   answer: {
@@ -129,8 +151,15 @@ export function createMcpGate(
       const header = mismatchedHeader(request, messages);
       if (header !== null) return mismatch(header);
       for (const message of messages) {
-        const refusal = judgeMessage(message, request, context, scope);
+        const refusal = judgeMcpMessage(table, message, request, {
+          context,
+          anonymousBecause: scope.anonymousBecause,
+          now: flow.now,
+          implies: flow.implies,
+          params: true,
+        });
         if (refusal === null) continue;
+        if (refusal === 'unscopable') return UNSCOPABLE;
         // report_only spares a rule's refusals (a step-up's 401 too), never a missing credential.
         if (flow.reportOnly && (!isAuthError(refusal.error) || refusal.error.reason === 'step_up_required')) {
           scope.wouldRefuseLater(refusal.error.reason, refusal.key);
@@ -140,43 +169,25 @@ export function createMcpGate(
       }
       return PASS;
     },
-  };
-
-  function judgeMessage(
-    message: McpMessage,
-    request: AuthRequest,
-    context: AuthContext | undefined,
-    scope: RequestScope,
-  ): { error: AuthError | ForbiddenError; key: string } | null {
-    // For want of scopes alone, every key's: the challenge names all the message needs.
-    const scopes: { error: ForbiddenError; key: string }[] = [];
-    for (const { key, value } of mcpEntriesFor(table, message.method, message.name)) {
-      if (value === 'public' || value === 'optional') continue;
-      if (value === 'deny') return { error: ROUTE_DENIED, key };
-      // The route let an anonymous caller through: the 401 it was spared (or one asking for a credential).
-      if (context === undefined || scope.anonymousBecause !== null) {
-        return { error: scope.anonymousBecause ?? NO_CREDENTIALS, key };
-      }
-      if (value === 'authenticated') continue;
-      if (value.modes !== null && !value.modes.includes(context.method as never)) {
-        return { error: NO_CREDENTIALS, key };
-      }
-      const error = ruleRefusal(value, context, request, flow.now, flow.implies);
-      if (error !== null && isScopeRefusal(error)) scopes.push({ error, key });
-      else if (error !== null) return { error, key };
-    }
-    if (scopes.length === 0) return null;
-    return {
-      error: joinScopeRefusals(
-        scopes.map(({ error }) => error),
+    listRewrite(body, request, context, scope) {
+      if (mcp.filterLists !== true || typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+      const { method, id } = body as { method?: unknown; id?: unknown };
+      if (typeof method !== 'string' || !isListMethod(method) || id === undefined) return null;
+      const caller = {
+        context,
+        anonymousBecause: scope.anonymousBecause,
         request,
-      ),
-      key: scopes[0]!.key,
-    };
-  }
+        now: flow.now,
+        implies: flow.implies,
+      };
+      return (message) => {
+        if (typeof message !== 'object' || message === null || (message as { id?: unknown }).id !== id) return message;
+        if (!('result' in message)) return message;
+        return { ...message, result: filterListResult(table, method, message.result, caller) };
+      };
+    },
+  };
 }
-
-const NO_CREDENTIALS = bearerError('credentials_missing');
 
 /**
  * The decision and the answer of a refused message. For want of scopes alone (RFC 6750 §3.1,

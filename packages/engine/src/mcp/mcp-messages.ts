@@ -5,6 +5,8 @@ export interface McpMessage {
   readonly method: string;
   /** `params.name` (tools/call, prompts/get), `params.uri` (resources/read, ...); `null`: none. */
   readonly name: string | null;
+  /** The message's `params` as sent (`undefined` without one): what a rule's `params` reads. */
+  readonly params?: unknown;
 }
 
 /**
@@ -18,7 +20,7 @@ export function messagesOf(body: unknown): McpMessage[] {
     if (typeof each !== 'object' || each === null) continue;
     const { method, params } = each as { method?: unknown; params?: unknown };
     if (typeof method !== 'string') continue;
-    messages.push({ method, name: nameOf(method, params) });
+    messages.push({ method, name: nameOf(method, params), params });
   }
   return messages;
 }

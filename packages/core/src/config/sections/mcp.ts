@@ -24,6 +24,8 @@ export const mcpSchema = z
     challenge_scopes: z.enum(['required', 'token_and_required']).default('required'),
     // `refuse`: a JSON array body is 400 (Streamable HTTP since 2025-06-18); `judge`: each message.
     batches: z.enum(['refuse', 'judge']).default('refuse'),
+    // List answers (tools/list, ...) hold only what the caller may call, by the same keys.
+    filter_lists: z.boolean().default(false),
     // DNS rebinding: the `Host` names and `Origin`s the endpoint answers (see mcp-origins.ts).
     allowed_hosts: allowedHostsSchema,
     allowed_origins: allowedOriginsSchema,
@@ -41,6 +43,8 @@ export interface McpConfig {
   readonly challengeScopes?: 'required' | 'token_and_required';
   /** A JSON array body: refused whole (400, JSON-RPC -32600) or each message judged. Default `refuse`. */
   readonly batches?: 'refuse' | 'judge';
+  /** True: list answers hold only the entries the caller may call (see `mcp.filter_lists`). Default false. */
+  readonly filterLists?: boolean;
   /**
    * The `Host` names requests to `endpoint` and below may carry (lower case; `host` or `host:port`;
    * an entry without a port matches any port). Default: the host name of `resource.identifier` and
@@ -62,6 +66,7 @@ export function toMcpConfig(raw: z.output<typeof mcpSchema>, identifier: string 
     maxBodyBytes: raw.max_body_bytes,
     challengeScopes: raw.challenge_scopes,
     batches: raw.batches,
+    filterLists: raw.filter_lists,
     allowedHosts: allowedHostsOf(raw.allowed_hosts, identifier),
     allowedOrigins: allowedOriginsOf(raw.allowed_origins, identifier),
   };
