@@ -95,6 +95,18 @@ describe('readApiKeysFile', () => {
     ]);
   });
 
+  // YAML 1.1 would read `yes`/`no`/`on`/`off` as booleans and a date as a Date: pinned for any
+  // change of parser (docs/design/live-reload.md).
+  it('reads YAML 1.2 core: yes, no, on and off stay strings, and so does a date', () => {
+    const path = file(
+      'yes.yaml',
+      `- name: yes\n  sha256: ${HEX}\n  tenant_id: no\n  roles: [on, off]\n  created: 2026-01-01\n`,
+    );
+    expect(readApiKeysFile(path)).toEqual([
+      expect.objectContaining({ name: 'yes', tenantId: 'no', roles: ['on', 'off'], created: '2026-01-01' }),
+    ]);
+  });
+
   it('takes an empty list: no key', () => {
     expect(readApiKeysFile(file('none.yaml', '[]\n'))).toEqual([]);
   });
