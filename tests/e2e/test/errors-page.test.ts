@@ -28,6 +28,7 @@ const FORBIDDEN: Record<ForbiddenReason, true> = {
   role_missing: true,
   tenant_mismatch: true,
   claim_mismatch: true,
+  param_mismatch: true,
   route_denied: true,
 };
 const DECISION_REASONS = ['too_many_failures', 'too_many_requests', 'handler_failed'];
