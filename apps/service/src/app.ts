@@ -108,7 +108,8 @@ export async function createApp(config: AuthConfig | object, options: ServiceOpt
   const metadata = auth.resourceMetadata();
   // RFC 9728 protected resource metadata, public: clients read it to learn how to get a token.
   // auth.access answers it itself unless resource.serve_metadata is false.
-  if (metadata !== null && auth.config.resource?.serveMetadata === false) app.get(new URL(metadata.url).pathname, (_req, res) => void res.json(metadata.document));
+  if (metadata !== null && auth.config.resource?.serveMetadata === false)
+    app.get(new URL(metadata.url).pathname, (_req, res) => void res.json(metadata.document));
   const documentOf = latestOf(auth, buildOpenApiDocument);
   app.get('/openapi.json', (_req, res) => {
     res.json(documentOf());

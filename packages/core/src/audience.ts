@@ -23,7 +23,7 @@ export function audienceForm(value: string): string {
   return `${url.protocol}//${url.hostname}${port}${path}${url.search}`;
 }
 
-/** True when `a` and `b` name the same resource (see {@link audienceForm}); no prefix match. */
+/** True when `a` and `b` name the same resource (scheme and host case-insensitive, a default port as none, an empty path as `/`, one trailing slash ignored); no prefix match. */
 export function sameAudience(a: string, b: string): boolean {
   return a === b || audienceForm(a) === audienceForm(b);
 }

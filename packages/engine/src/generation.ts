@@ -16,21 +16,15 @@ import type { DecisionListener } from './decision.js';
 import { loadModeHandler, type ImportModule, type LoadedMode } from './load-mode.js';
 import type { RateLimits } from './rate-limit/verdicts.js';
 import { credentialHeaders } from './access/credentials.js';
-import { forbid, type EngineRequest, type Flow, type Outcome } from './request/decide.js';
+import { forbid, type EngineRequest, type Flow } from './request/decide.js';
 import type { RequestScope } from './request/scope.js';
 import type { RevocationFlow } from './revocation/revocation-flow.js';
 import { createMcpGate, type McpGate } from './mcp/mcp-gate.js';
 import { createAuthInfo } from './request/auth-info.js';
 import { judgeBeside, loadCandidateJudge, type PolicyDiff } from './policy/candidate-judge.js';
 
-/**
- * What the `access` table makes of one request: go on untouched (`public`), the answer of a
- * `deny` (already decided), or the flow that authenticates it (its plan is in the request's scope).
- */
-export type AccessStep =
-  | { readonly kind: 'public' }
-  | { readonly kind: 'denied'; readonly outcome: Outcome }
-  | { readonly kind: 'flow'; readonly flow: Flow };
+export type { AccessStep } from './request/access-step.js';
+import type { AccessStep } from './request/access-step.js';
 
 /** What the engine serves for one config: built whole before it serves (see `reload`). */
 export interface Generation {

@@ -1,4 +1,4 @@
-import type { AccessValue, AuthConfig, AuthContext, HandlerDescription, Logger } from '@authlayer/core';
+import type { AccessValue, AuthConfig, HandlerDescription, Logger } from '@authlayer/core';
 import {
   openApiSecurity,
   type AuthReadiness,

@@ -84,7 +84,7 @@ export type AccessValue = AccessWord | AccessRule;
 /** `access.log`: `refusals` logs each decision that refuses, would refuse or ends; `none` (the default) nothing. */
 export const ACCESS_LOGS = ['none', 'refusals'] as const;
 /**
- * One of {@link ACCESS_LOGS}.
+ * `none` or `refusals` (see `access.log`).
  * @useDeclaredType
  */
 export type AccessLog = (typeof ACCESS_LOGS)[number];

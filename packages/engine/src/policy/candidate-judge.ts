@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { authorizeByPlan, planOf } from '../access/access-plan.js';
 import { compileTable, type Plan } from '../access/access-table.js';
-import type { AccessStep } from '../generation.js';
+import type { AccessStep } from '../request/access-step.js';
 import type { RequestScope } from '../request/scope.js';
 
 /** One disagreement of `access.candidate` with the live table: `live`/`candidate` are `allowed` or a reason. */

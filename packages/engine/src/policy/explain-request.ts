@@ -5,7 +5,7 @@ import { messagesOf, type McpMessage } from '../mcp/mcp-messages.js';
 import { compileMcpTable, mcpEntriesFor, type McpTable } from '../mcp/mcp-table.js';
 import type { Answer } from '../request/answer.js';
 import { decide, type EngineRequest, type Flow, type Outcome } from '../request/decide.js';
-import type { PolicyVerdict } from './policy-evaluator.js';
+import type { PolicyVerdict } from './policy-verdict.js';
 import { traceDefault, traceKey, type TraceEntry } from './policy-trace.js';
 import { RecordingScope } from './recording-scope.js';
 

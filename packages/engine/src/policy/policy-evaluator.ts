@@ -3,26 +3,12 @@ import { matchEntries } from '../access/access-table.js';
 import { buildGeneration, type Generation } from '../generation.js';
 import { decide, type EngineRequest } from '../request/decide.js';
 import { verdictOf } from './explain-request.js';
-import type { TraceEntry } from './policy-trace.js';
 import { RecordingScope } from './recording-scope.js';
 import { VerifiedCallers, type VerifiedCaller } from './verified-callers.js';
 import { shapeOf, type PolicyRequest } from './policy-request.js';
 
-/** The engine's answer to one case, and every key that applied. */
-export interface PolicyVerdict {
-  /** 200 when the request goes on (to the app, or to the MCP server). */
-  readonly status: number;
-  /** The refusal's reason (`role_missing`, `credentials_missing`, ...); `null` when it goes on. */
-  readonly reason: string | null;
-  /** The `WWW-Authenticate` of the answer, else `null`. */
-  readonly challenge: string | null;
-  /** The key that decided a refusal (`default` for `default: deny`), else `null`. */
-  readonly key: string | null;
-  /** `access.report_only`: the refusal the table would have answered, else `null`. */
-  readonly wouldRefuse: { readonly reason: string; readonly key: string | null } | null;
-  /** Every key that applied, in order: route keys, then the MCP message's keys. */
-  readonly trace: readonly TraceEntry[];
-}
+export type { PolicyVerdict } from './policy-verdict.js';
+import type { PolicyVerdict } from './policy-verdict.js';
 
 /** Judges cases of one config as the engine serving it would. */
 export interface PolicyEvaluator {
