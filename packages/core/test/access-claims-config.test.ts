@@ -96,7 +96,7 @@ describe('access: claims, acr and max_age', () => {
       {
         path: 'access.GET /a',
         message:
-          'an empty rule: list permissions, scopes, roles, claims, acr, max_age, any, modes or tenant_param (or write authenticated)',
+          'an empty rule: list permissions, scopes, roles, claims, acr, max_age, any, modes, tenant_param or params (or write authenticated)',
       },
     ]);
     expect(issuesOf({ 'GET /a': { any: [{}] } })).toEqual([

@@ -7,6 +7,7 @@ describe('@authlayer/core/internal', () => {
       'FetchFailure',
       'MAX_DOCUMENT_BYTES',
       'authenticateNowOf',
+      'clockLeewayOf',
       'configSourceOf',
       'defaultSectionKey',
       'discoverEndpoint',

@@ -15,6 +15,7 @@ describe('mcp section and MCP keys of access', () => {
     expect(config.mcp).toEqual({
       endpoint: '/mcp',
       maxBodyBytes: 1048576,
+      filterLists: false,
       challengeScopes: 'required',
       batches: 'refuse',
       allowedHosts: ['localhost', '127.0.0.1', '[::1]'],

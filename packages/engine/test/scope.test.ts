@@ -27,6 +27,7 @@ describe('RequestScope: one decision per request', () => {
       {
         outcome: 'refused',
         reason: 'credentials_missing',
+        rule: null,
         userId: null,
         method: 'api_key',
         requestId: 'r-9',
