@@ -12,6 +12,7 @@ import { planFor, type Generation, type Plan, type TableEntry } from './request.
 export interface HonoRoute {
   readonly method: string;
   readonly path: string;
+  /** The function Hono runs for the route (a middleware takes `next`, a handler does not). */
   readonly handler: (...args: never[]) => unknown;
 }
 

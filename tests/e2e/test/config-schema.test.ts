@@ -184,6 +184,9 @@ describe('@authlayer/core/config.schema.json', () => {
       maxBodyBytes: 1048576,
       allowedHosts: ['mcp.example.com', 'localhost', '127.0.0.1', '[::1]'],
       allowedOrigins: ['https://mcp.example.com'],
+      challengeScopes: 'required',
+      batches: 'refuse',
+      filterLists: false,
     });
   });
 
