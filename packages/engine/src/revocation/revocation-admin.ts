@@ -1,8 +1,7 @@
 import type { RevocationConfig } from '@authlayer/core';
 import type { RevocationCommands } from './revocation-entry.js';
 import { revocationCommands } from './revocation-commands.js';
-import { openStoreConnection } from './revocation-connection.js';
-import { CONNECTION } from './revocation-store.js';
+import { CONNECTION, openStoreConnection } from './revocation-connection.js';
 
 /**
  * A connection for changing and listing the list, with no copy, no subscription, no reconnection

@@ -1,5 +1,16 @@
 import type { RevocationConfig } from '@authlayer/core';
 import { Redis, type RedisOptions } from 'ioredis';
+import { RECONNECTING } from '../rate-limit/redis-store.js';
+
+/** The options of every revocation connection. */
+export const CONNECTION: RedisOptions = {
+  ...RECONNECTING,
+  // Back within half a second of Redis's return, so a store that lost its data gets the list back
+  // within a second (RECONNECTING waits up to 2 s between attempts).
+  retryStrategy: (times) => Math.min(times * 100, 500),
+  // Bounds a full load too: a list of a hundred thousand entries loads in well under this.
+  commandTimeout: 2000,
+};
 
 /**
  * A connection to `revocation.store`: a URL as it is, or a Sentinel set through ioredis's own

@@ -1,6 +1,5 @@
 import type { AuthContext, Logger, RevocationConfig } from '@authlayer/core';
-import type { Redis, RedisOptions } from 'ioredis';
-import { RECONNECTING } from '../rate-limit/redis-store.js';
+import type { Redis } from 'ioredis';
 import {
   loadRevocations,
   pairsOf,
@@ -8,7 +7,7 @@ import {
   REVOCATIONS_CHANNEL,
   revocationCommands,
 } from './revocation-commands.js';
-import { openStoreConnection } from './revocation-connection.js';
+import { CONNECTION, openStoreConnection } from './revocation-connection.js';
 import type { RevocationCommands } from './revocation-entry.js';
 import { currentGeneration, GENERATION_KEY, RELOAD_MESSAGE, writeBack } from './revocation-generation.js';
 import { startHeartbeat } from './revocation-heartbeat.js';
@@ -29,15 +28,6 @@ export interface RevocationStore extends RevocationCommands {
   close(): void;
 }
 
-/** The options of every revocation connection. */
-export const CONNECTION: RedisOptions = {
-  ...RECONNECTING,
-  // Back within half a second of Redis's return, so a store that lost its data gets the list back
-  // within a second (RECONNECTING waits up to 2 s between attempts).
-  retryStrategy: (times) => Math.min(times * 100, 500),
-  // Bounds a full load too: a list of a hundred thousand entries loads in well under this.
-  commandTimeout: 2000,
-};
 /** How soon a full load that failed is tried again (the command connection may come back later). */
 const RELOAD_RETRY_MS = 200;
 /** The longest start-up waits for the first load. */
