@@ -13,6 +13,12 @@ export interface ClaimsMapperOptions {
   readonly trustRoles?: boolean;
   /** The issuer's `leeway_seconds`, carried by each context (see `AuthContextInit.leewaySeconds`). Default 0. */
   readonly leewaySeconds?: number;
+  /**
+   * Read `scp` (Okta, Entra) when a token has no `scope` and `claims.scopes` is the default. On
+   * where a resource server speaks for MCP (`resource` or `mcp` configured); default `false`, so a
+   * plain service maps only the claims it names.
+   */
+  readonly readScp?: boolean;
 }
 
 /**
@@ -42,7 +48,7 @@ export function createClaimsMapper(
   method: AuthMethod,
   claims: ClaimsConfig,
   roleConfig: readonly RoleConfig[],
-  { issuer = null, trustRoles = true, leewaySeconds = 0 }: ClaimsMapperOptions = {},
+  { issuer = null, trustRoles = true, leewaySeconds = 0, readScp = false }: ClaimsMapperOptions = {},
 ): ClaimsMapper {
   const resolvePermissions = createPermissionResolver(trustRoles ? roleConfig : []);
   // Each path is split once here, not on every request.
@@ -58,7 +64,7 @@ export function createClaimsMapper(
   // Okta and Entra issue `scp` (a list or a string) and no `scope`: read when the default path,
   // `scope`, is absent. A path of the config's own is the only one read.
   const readScopes =
-    claims.scopes === 'scope'
+    readScp && claims.scopes === 'scope'
       ? (payload: Readonly<Record<string, unknown>>) => scopes(payload) ?? scp(payload)
       : scopes;
   const tenantId = claims.tenantId === null ? () => undefined : createClaimReader(claims.tenantId);

@@ -111,7 +111,12 @@ describe('audiences compared as URIs', () => {
 });
 
 describe('scopes from scp', () => {
-  const map = createClaimsMapper('jwt', { ...DEFAULTS.claims }, []);
+  // readScp: a resource server for MCP (`resource` or `mcp` configured); a plain service maps only `scope`.
+  const map = createClaimsMapper('jwt', { ...DEFAULTS.claims }, [], { readScp: true });
+
+  it('reads scp only where the service is a resource server for MCP', () => {
+    expect(createClaimsMapper('jwt', { ...DEFAULTS.claims }, [])({ sub: 'u', scp: ['b'] }).scopes).toEqual([]);
+  });
 
   it('reads scp (a list or a string) when the token has no scope', () => {
     expect(map({ sub: 'u', scp: ['files.read', 'mcp:tools'] }).scopes).toEqual(['files.read', 'mcp:tools']);
@@ -120,7 +125,7 @@ describe('scopes from scp', () => {
   });
 
   it('reads only a configured claims.scopes path', () => {
-    const own = createClaimsMapper('jwt', { ...DEFAULTS.claims, scopes: 'permissions_granted' }, []);
+    const own = createClaimsMapper('jwt', { ...DEFAULTS.claims, scopes: 'permissions_granted' }, [], { readScp: true });
     expect(own({ sub: 'u', scp: ['b'] }).scopes).toEqual([]);
   });
 });

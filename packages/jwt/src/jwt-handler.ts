@@ -81,7 +81,7 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
       createProvider(
         jwt,
         config.roles,
-        { ...deps, now, oneOfSeveral: several },
+        { ...deps, now, oneOfSeveral: several, readScp: config.resource !== null || config.mcp !== null },
         several ? `auth.jwt.providers[${index}]` : 'auth.jwt',
       ),
     ),

@@ -41,6 +41,8 @@ export interface ProviderDeps extends KeySourceDeps {
   /** One of several issuers (`providers`): its contexts name it in `issuer`. */
   readonly oneOfSeveral?: boolean;
   readonly tokenCache?: TokenCacheOptions;
+  /** Read `scp` when a token has no `scope` (see `ClaimsMapperOptions.readScp`). */
+  readonly readScp?: boolean;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function createProvider(
     trustRoles: config.trustRoles,
     // For `max_age`: an `auth_time` ahead of this clock by more than the issuer's leeway is refused.
     leewaySeconds: config.leewaySeconds,
+    readScp: deps.readScp === true,
   });
   const cache = createTokenCache<Verified>(config.leewaySeconds, deps.tokenCache);
   return {

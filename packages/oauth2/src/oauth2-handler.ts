@@ -97,7 +97,9 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
   const gate = createConcurrencyGate(limits.maxConcurrent, limits.maxWaitMs ?? settings.timeoutMs);
   const introspect = createIntrospect({ ...settings, clientId: settings.clientId as string, clientSecret });
   const health = createProviderHealth(deps.logger);
-  const mapClaims = createClaimsMapper('oauth2', settings.claims, config.roles);
+  const mapClaims = createClaimsMapper('oauth2', settings.claims, config.roles, {
+    readScp: config.resource !== null || config.mcp !== null,
+  });
   const cache = createAnswerCache<Known>(settings.cacheSeconds, deps.answerCache);
   // The reason and its sentence (audience_strict has its own), so a cached refusal reads as the first.
   const refusals = createAnswerCache<readonly [AuthFailure, string]>(

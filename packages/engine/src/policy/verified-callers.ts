@@ -81,13 +81,15 @@ export class VerifiedCallers {
     if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) {
       throw new CallerError(`${mode} must map claim names to values`);
     }
-    if (mode === 'oauth2') return createClaimsMapper('oauth2', config.oauth2.claims, config.roles)(claims);
+    const readScp = config.resource !== null || config.mcp !== null;
+    if (mode === 'oauth2') return createClaimsMapper('oauth2', config.oauth2.claims, config.roles, { readScp })(claims);
     const { providers } = config.jwt;
     const provider = providers.length === 0 ? config.jwt : providers.find((each) => each.issuer === claims.iss);
     if (provider === undefined) throw new CallerError('jwt: its iss names none of auth.jwt.providers');
     return createClaimsMapper('jwt', provider.claims, config.roles, {
       issuer: providers.length > 1 ? provider.issuer : null,
       trustRoles: provider.trustRoles,
+      readScp,
     })(claims);
   }
 
