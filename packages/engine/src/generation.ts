@@ -25,6 +25,7 @@ import { judgeBeside, loadCandidateJudge, type PolicyDiff } from './policy/candi
 
 export type { AccessStep } from './request/access-step.js';
 import type { AccessStep } from './request/access-step.js';
+import { pathOf } from './request/path-of.js';
 
 /** What the engine serves for one config: built whole before it serves (see `reload`). */
 export interface Generation {
@@ -189,13 +190,6 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
 }
 
 const PUBLIC: AccessStep = Object.freeze({ kind: 'public' });
-
-/** The path of a request's URL, without its query. */
-function pathOf(url: string | undefined): string {
-  const whole = url ?? '/';
-  const query = whole.indexOf('?');
-  return query === -1 ? whole : whole.slice(0, query);
-}
 
 /**
  * The authentication of each subset of `auth.mode` that a route's `modes` may leave, made when a

@@ -22,6 +22,7 @@ export type { Answer } from './request/answer.js';
 export { INTERNAL_ANSWER, answerJson, refusalAnswer } from './request/answer.js';
 export { canonicalTargetProblem, nonCanonicalTargetAnswer } from './request/canonical-target.js';
 export { kindOf } from './request/kind-of.js';
+export { pathOf } from './request/path-of.js';
 // Guards after the decision: the engine judges, the adapter wraps.
 export { NOT_AUTHENTICATED_ANSWER, guardRefusal, namesCheck, ruleCheck } from './request/guard.js';
 export type { GuardCheck, GuardRefusal } from './request/guard.js';
@@ -34,6 +35,8 @@ export { ABORTED, readBoundedBody } from './mcp/read-body.js';
 // A router that chose the route itself (Fastify): the table's entries and the plan of a route.
 export { matchEntries, planFor } from './access/access-table.js';
 export type { AccessTable, MatchedEntry, Plan, TableEntry } from './access/access-table.js';
+export { coversMethod, planWithParams, routePlanOf, unnamedKeysError } from './access/route-plans.js';
+export type { RoutePlan } from './access/route-plans.js';
 export { periodOf } from './rate-limit/period.js';
 // Explain: the serving table's judgement of one request, never its decision.
 export { explainRequest } from './policy/explain-request.js';

@@ -1,4 +1,4 @@
-import { explainRequest, matchEntries, type Generation, type PolicyVerdict } from '@authlayer/engine/internal';
+import { explainRequest, matchEntries, pathOf, type Generation, type PolicyVerdict } from '@authlayer/engine/internal';
 import type { Request } from 'express';
 
 /**
@@ -11,9 +11,7 @@ import type { Request } from 'express';
 export function explainWith(current: () => Generation): (req: Request) => Promise<PolicyVerdict> {
   return (req) => {
     const generation = current();
-    const url = req.originalUrl ?? req.url;
-    const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
+    const path = pathOf(req.originalUrl ?? req.url);
     return explainRequest(generation, {
       method: req.method,
       path,

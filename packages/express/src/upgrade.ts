@@ -3,6 +3,7 @@ import {
   INTERNAL_ANSWER,
   kindOf,
   nonCanonicalTargetAnswer,
+  pathOf,
   runAccess,
   RequestScope,
   type EngineRequest,
@@ -84,12 +85,4 @@ function upgradePort(logger: Logger, handler: UpgradeListener): Port<IncomingMes
 /** The socket's `error` listener while it is judged (the socket is `this`): one for every upgrade. */
 function destroySocket(this: Duplex): void {
   this.destroy();
-}
-
-/** The path of a request target, as Express's `req.path` gives it (no query). */
-export function pathOf(url: string | undefined): string {
-  const target = url ?? '/';
-  const query = target.indexOf('?');
-  const path = query === -1 ? target : target.slice(0, query);
-  return path === '' ? '/' : path;
 }

@@ -1,4 +1,10 @@
-import { explainRequest, type EngineRequest, type Generation, type PolicyVerdict } from '@authlayer/engine/internal';
+import {
+  explainRequest,
+  pathOf,
+  type EngineRequest,
+  type Generation,
+  type PolicyVerdict,
+} from '@authlayer/engine/internal';
 import type { FastifyRequest } from 'fastify';
 import type { RouteBook } from './route-book.js';
 import { planOfRequest, routePlanOf } from './routes.js';
@@ -26,9 +32,4 @@ export function explainWith(
       body: request.body,
     });
   };
-}
-
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
 }

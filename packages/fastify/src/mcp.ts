@@ -2,6 +2,7 @@ import {
   ABORTED,
   BODY_TOO_LARGE,
   NOT_JSON,
+  pathOf,
   readBoundedBody,
   refuseThrough,
   type Generation,
@@ -25,9 +26,7 @@ import { newScope, scopeOf } from './scope.js';
  * chose (which its router options may have matched in another case or with other slashes).
  */
 function covered(gate: McpGate, request: FastifyRequest): boolean {
-  const { url } = request;
-  const query = url.indexOf('?');
-  if (gate.covers(query === -1 ? url : url.slice(0, query))) return true;
+  if (gate.covers(pathOf(request.url))) return true;
   const route = request.routeOptions.url;
   return route !== undefined && gate.covers(route);
 }

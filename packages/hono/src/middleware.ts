@@ -152,17 +152,19 @@ export async function authlayer(options: AuthlayerOptions): Promise<AuthlayerMid
     revocations: engine.revocations,
     describe: engine.describe,
     readiness: engine.readiness,
-    hold: (c, end) =>
-      engine.hold(
+    hold: (c, end) => {
+      const scoped = scopedOf(c);
+      return engine.hold(
         {
           context: c.get('auth'),
-          request: scopedOf(c)?.request ?? engineRequestOf(c.req.raw),
-          requestId: scopedOf(c)?.scope.id() ?? null,
+          request: scoped?.request ?? engineRequestOf(c.req.raw),
+          requestId: scoped?.scope.id() ?? null,
           // The route Hono matched, judged by each new generation's table as the middleware would.
           planOf: (generation) => planOfRequest(generation, c),
         },
         end,
-      ),
+      );
+    },
     get heldConnections() {
       return engine.held();
     },

@@ -77,13 +77,15 @@ export function judge(
 
 // What the rest of the adapter takes from the engine's internal entry, named here only.
 export {
+  coversMethod,
   createEngine,
-  kindOf,
-  planFor,
   guardRefusal,
-  refusalAnswer,
+  kindOf,
+  planWithParams,
   RequestScope,
+  routePlanOf,
   ruleCheck,
+  unnamedKeysError,
 } from '@authlayer/engine/internal';
 export type {
   AccessRuleInput,

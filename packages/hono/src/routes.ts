@@ -1,7 +1,15 @@
-import { ConfigError, type AccessDefault } from '@authlayer/core';
+import type { ConfigError } from '@authlayer/core';
 import type { Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import { planFor, type Generation, type Plan, type TableEntry } from './request.js';
+import {
+  coversMethod,
+  planWithParams,
+  routePlanOf,
+  unnamedKeysError as keysError,
+  type Generation,
+  type Plan,
+  type TableEntry,
+} from './request.js';
 
 // How `access` keys name Hono's routes: by the method and the path as the route was registered
 // (a sub-app's base path included, as Hono merges it), never by matching the request's path.
@@ -41,15 +49,9 @@ export function routeOf(c: Context): { readonly route: HonoRoute; readonly index
   return index === -1 ? null : { route: routes[index]!, index };
 }
 
-/** True when the key's method covers a request of `method` (`*` every method, `GET` also `HEAD`). */
-function coversMethod(entry: TableEntry, method: string): boolean {
-  const named = entry.route.method;
-  return named === '*' || named === method || (method === 'HEAD' && named === 'GET');
-}
-
 /** True when `entry` names `route`: the same path, a method it covers (a route of `app.all`: any). */
 function namesRoute(entry: TableEntry, route: HonoRoute, method: string): boolean {
-  return entry.route.pattern === route.path && (route.method === 'ALL' || coversMethod(entry, method));
+  return entry.route.pattern === route.path && (route.method === 'ALL' || coversMethod(entry.route.method, method));
 }
 
 /** The `access` keys that name no handler route of `routes` (`app.routes`). */
@@ -69,48 +71,7 @@ export function unnamedKeys(entries: readonly TableEntry[], routes: readonly Hon
 
 /** The ConfigError of keys that name no route: `reload()` fails with it once routes are known. */
 export function unnamedKeysError(keys: readonly string[]): ConfigError {
-  return new ConfigError(
-    keys.map((key) => ({
-      path: `access.${key.length > 64 ? `${key.slice(0, 64)}...` : key}`,
-      message: 'names no route registered on this Hono app (a key names a route by its method and path as registered)',
-    })),
-  );
-}
-
-/** What the table asks of the requests one route gets, made once per route and generation. */
-interface RoutePlan {
-  readonly plan: Plan;
-  /** The entries that name the route, when one of them checks a tenant parameter (per request). */
-  readonly tenantEntries: readonly TableEntry[] | null;
-  readonly fallback: AccessDefault;
-}
-
-const plans = new WeakMap<Generation, Map<string, RoutePlan>>();
-
-/** The plan of a request to `method` that reached `route` (`null`: no route, `access.default`). */
-function routePlanOf(generation: Generation, method: string, route: HonoRoute | null): RoutePlan {
-  let byRoute = plans.get(generation);
-  if (byRoute === undefined) {
-    byRoute = new Map();
-    plans.set(generation, byRoute);
-  }
-  const id = route === null ? '' : `${method} ${route.method} ${route.path}`;
-  let made = byRoute.get(id);
-  if (made === undefined) {
-    const fallback = generation.config.accessPolicy.default ?? 'authenticated';
-    const entries = route === null ? [] : generation.table.entries.filter((entry) => namesRoute(entry, route, method));
-    const tenant = entries.some((entry) => typeof entry.value === 'object' && entry.value.tenantParam !== null);
-    made = {
-      plan: planFor(
-        entries.map((entry) => ({ entry, params: null })),
-        fallback,
-      ),
-      tenantEntries: tenant ? entries : null,
-      fallback,
-    };
-    byRoute.set(id, made);
-  }
-  return made;
+  return keysError(keys, 'Hono app (a key names a route by its method and path as registered)');
 }
 
 /**
@@ -119,12 +80,13 @@ function routePlanOf(generation: Generation, method: string, route: HonoRoute | 
  */
 export function planOfRequest(generation: Generation, c: Context): Plan {
   const matched = routeOf(c);
-  const made = routePlanOf(generation, c.req.method, matched?.route ?? null);
-  if (made.tenantEntries === null || matched === null) return made.plan;
-  return planFor(
-    made.tenantEntries.map((entry) => ({ entry, params: paramsAt(c, matched.index) })),
-    made.fallback,
+  const method = c.req.method;
+  if (matched === null) return routePlanOf(generation, '', () => []).plan;
+  const { route, index } = matched;
+  const made = routePlanOf(generation, `${method} ${route.method} ${route.path}`, () =>
+    generation.table.entries.filter((entry) => namesRoute(entry, route, method)),
   );
+  return planWithParams(made, () => paramsAt(c, index));
 }
 
 /** The decoded parameters of the matched route at `index` (Hono reads them for its `routeIndex`). */

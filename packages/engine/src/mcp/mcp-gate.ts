@@ -19,7 +19,7 @@ import { messagesOf, mismatchedHeader } from './mcp-messages.js';
 import type { MessageRewrite } from './filter-list-answer.js';
 import { filterListResult, isListMethod } from './list-filter.js';
 import { judgeMcpMessage } from './mcp-judge.js';
-import { compileMcpTable } from './mcp-table.js';
+import { compileMcpTable, type McpTable } from './mcp-table.js';
 
 /** What the MCP keys make of one POST body: go on, or the answer to write (the decision is made). */
 export type McpVerdict = { readonly pass: true } | { readonly pass: false; readonly answer: Answer };
@@ -32,6 +32,8 @@ export type McpVerdict = { readonly pass: true } | { readonly pass: false; reado
 export interface McpGate {
   readonly endpoint: string;
   readonly maxBodyBytes: number;
+  /** The MCP keys of the table, compiled (for `explain`'s trace of each message). */
+  readonly table: McpTable;
   /**
    * True for a path a handler serving `mcp.endpoint` may receive: the endpoint's own and every path
    * below it (`app.use('/mcp')` and `app.post('/mcp{/*rest}')` serve `/mcp/x` too), matched as the
@@ -139,6 +141,7 @@ export function createMcpGate(
   return {
     endpoint: mcp.endpoint,
     maxBodyBytes: mcp.maxBodyBytes,
+    table,
     covers,
     judges: (method, path) => method === 'POST' && covers(path),
     refuseForeign(request, scope) {

@@ -2,7 +2,7 @@ import type { AuthContext } from '@authlayer/core';
 import type { MatchedEntry, Plan } from '../access/access-table.js';
 import type { Generation } from '../generation.js';
 import { messagesOf, type McpMessage } from '../mcp/mcp-messages.js';
-import { compileMcpTable, mcpEntriesFor, type McpTable } from '../mcp/mcp-table.js';
+import { mcpEntriesFor } from '../mcp/mcp-table.js';
 import type { Answer } from '../request/answer.js';
 import { decide, type EngineRequest, type Flow, type Outcome } from '../request/decide.js';
 import type { PolicyVerdict } from './policy-verdict.js';
@@ -87,8 +87,6 @@ export interface Traced {
   readonly request: EngineRequest;
 }
 
-const mcpTables = new WeakMap<Generation, McpTable>();
-
 /** Every key that applied to the request, then to its MCP messages, by the table's own checks. */
 function traceOf({ generation, matched, messages, context, request }: Traced): TraceEntry[] {
   const now = generation.auth.now;
@@ -100,9 +98,9 @@ function traceOf({ generation, matched, messages, context, request }: Traced): T
       : matched.map(({ entry, params }) =>
           traceKey(entry.route.key, entry.value, context, request, params, now, implies),
         );
-  if (messages.length === 0) return trace;
-  let table = mcpTables.get(generation);
-  if (table === undefined) mcpTables.set(generation, (table = compileMcpTable(generation.config.access)));
+  // Messages come only from a POST the MCP gate judges: the gate is there, its keys compiled.
+  const table = generation.mcp?.table;
+  if (table === undefined) return trace;
   for (const message of messages) {
     for (const { key, value } of mcpEntriesFor(table, message.method, message.name)) {
       trace.push(traceKey(key, value, context, request, null, now, implies));

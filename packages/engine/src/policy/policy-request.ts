@@ -1,4 +1,5 @@
 import type { AuthConfig } from '@authlayer/core';
+import { pathOf } from '../request/path-of.js';
 
 /** An MCP message of a case: `name` is the tool's or prompt's, `uri` a resource's. */
 export interface PolicyMcpMessage {
@@ -34,8 +35,7 @@ export function shapeOf(input: PolicyRequest, config: AuthConfig) {
     const parts = typeof input.request === 'string' ? LINE.exec(input.request) : null;
     if (parts === null) throw new RequestError('request must be "METHOD /path", for example "GET /reports/7"');
     const [, method, url] = parts as unknown as [string, string, string];
-    const query = url.indexOf('?');
-    return { method, url, path: query === -1 ? url : url.slice(0, query), headers, body: undefined, message: null };
+    return { method, url, path: pathOf(url), headers, body: undefined, message: null };
   }
   const message = input.mcp as PolicyMcpMessage | null;
   if (config.mcp === null) throw new RequestError('an mcp case needs the config to have an mcp section');

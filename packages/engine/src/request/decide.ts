@@ -23,6 +23,7 @@ import { INTERNAL_ANSWER, refusalAnswer, tooManyAnswer, type Answer } from './an
 import { carriesCredentials, isPreflight } from '../access/credentials.js';
 import { kindOf } from './kind-of.js';
 import { modeThatRefused } from './mode-tried.js';
+import { pathOf } from './path-of.js';
 import { decisionOf, type RequestScope } from './scope.js';
 import type { RequestAuth } from './auth-info.js';
 
@@ -288,17 +289,10 @@ function refuse(flow: Flow, error: unknown, request: EngineRequest, scope: Reque
   if (!isAuthError(error)) {
     // A handler must reject with AuthError only; anything else is a bug, and we fail closed.
     report(flow, scope, 'error', 'handler_failed', null);
-    flow.logger.error(`the ${request.method} ${pathOf(request)} handler failed (${kindOf(error)})`);
+    flow.logger.error(`the ${request.method} ${pathOf(request.url)} handler failed (${kindOf(error)})`);
     return { pass: false, answer: INTERNAL_ANSWER, headers: NO_HEADERS };
   }
   // The table's key that asked for a caller (null where no table judged): what a 401 names.
   report(flow, scope, 'refused', error.reason, null, modeThatRefused(error) ?? flow.method, scope.askedBy ?? undefined);
   return { pass: false, answer: refusalAnswer(error, flow.resourceMetadata), headers: NO_HEADERS };
-}
-
-/** The path of a request for a log line (no query: it may hold anything). */
-function pathOf(request: EngineRequest): string {
-  const url = request.url ?? '';
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
 }
