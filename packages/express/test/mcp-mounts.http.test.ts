@@ -4,8 +4,8 @@ import express from 'express';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAuthMiddleware, errorHandler, type AuthDecision } from '../src/index.js';
-import { callTool, send, serveMcp } from './support/mcp-tools.js';
+import { errorHandler, type AuthDecision } from '../src/index.js';
+import { callTool, mcpMiddleware, send, serveMcp } from './support/mcp-tools.js';
 
 // Every POST that a handler serving mcp.endpoint can receive is judged as MCP messages (contract,
 // round 5, "Edges"): a transport mounted with app.use('/mcp'), a splat route or a router also
@@ -48,15 +48,7 @@ describe.each(Object.entries(MOUNTS))('an MCP transport mounted with %s', (_name
 
   beforeAll(async () => {
     const logger = createCaptureLogger();
-    const config = idp.config('jwt', { access: ACCESS, mcp: { endpoint: '/mcp' } }) as { auth: { jwt: object } };
-    const auth = await createAuthMiddleware(
-      {
-        ...config,
-        auth: { ...config.auth, jwt: { ...config.auth.jwt, audience: null } },
-        resource: { identifier: IDENTIFIER },
-      },
-      { env: idp.env, logger, onDecision: (decision) => decisions.push(decision) },
-    );
+    const auth = await mcpMiddleware(idp, { access: ACCESS, identifier: IDENTIFIER, logger, decisions });
     const app = express();
     app.use(auth.access);
     mount(app, (req, res) => void serveMcp(req, res, req.body, ran));

@@ -4,8 +4,8 @@ import express from 'express';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAuthMiddleware, errorHandler, type AuthDecision, type AuthMiddleware } from '../src/index.js';
-import { INITIALIZE, send, serveMcp } from './support/mcp-tools.js';
+import { errorHandler, type AuthDecision, type AuthMiddleware } from '../src/index.js';
+import { INITIALIZE, mcpMiddleware, send, serveMcp } from './support/mcp-tools.js';
 
 // The MCP transport's DNS-rebinding rule (contract, round 5, "Edges"): requests to mcp.endpoint and
 // below carry an allowed Host and, when they have one, an allowed Origin, checked before any
@@ -27,15 +27,13 @@ afterAll(() => idp.close());
 /** An Express app with the SDK's transport at app.use('/mcp'), on a loopback port. */
 async function serve(mcp: object, decisions: AuthDecision[]) {
   const logger = createCaptureLogger();
-  const config = idp.config('jwt', { access: ACCESS, mcp: { endpoint: '/mcp', ...mcp } }) as { auth: { jwt: object } };
-  const auth: AuthMiddleware = await createAuthMiddleware(
-    {
-      ...config,
-      auth: { ...config.auth, jwt: { ...config.auth.jwt, audience: null } },
-      resource: { identifier: IDENTIFIER },
-    },
-    { env: idp.env, logger, onDecision: (decision) => decisions.push(decision) },
-  );
+  const auth: AuthMiddleware = await mcpMiddleware(idp, {
+    access: ACCESS,
+    identifier: IDENTIFIER,
+    mcp,
+    logger,
+    decisions,
+  });
   const app = express();
   app.use(auth.access);
   app.get('/health', (_req, res) => res.json({ ok: true }));

@@ -1,6 +1,29 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Logger } from '@authlayer/core';
+import type { TestIdentityProvider } from '@authlayer/testkit';
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createAuthMiddleware, type AuthDecision, type AuthMiddleware } from '../../src/index.js';
+
+/**
+ * The middleware of an MCP server at `/mcp` whose tokens are the provider's, with `resource`
+ * `identifier` as their audience; every decision goes to `decisions`.
+ */
+export async function mcpMiddleware(
+  idp: TestIdentityProvider,
+  options: { access: object; identifier: string; mcp?: object; logger: Logger; decisions: AuthDecision[] },
+): Promise<AuthMiddleware> {
+  const { access, identifier, mcp, logger, decisions } = options;
+  const config = idp.config('jwt', { access, mcp: { endpoint: '/mcp', ...mcp } }) as { auth: { jwt: object } };
+  return createAuthMiddleware(
+    {
+      ...config,
+      auth: { ...config.auth, jwt: { ...config.auth.jwt, audience: null } },
+      resource: { identifier },
+    },
+    { env: idp.env, logger, onDecision: (decision) => decisions.push(decision) },
+  );
+}
 
 /**
  * The official SDK's McpServer with two tools, stateless with JSON answers (a server and a transport
