@@ -2,7 +2,7 @@ import { generateKeyPairSync, KeyObject } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { createSigningKey, mintToken } from '@authlayer/testkit';
 import type { JwtAlgorithm } from '@authlayer/core';
-import type { JWTVerifyGetKey } from 'jose';
+import { importJWK, type JWTVerifyGetKey } from 'jose';
 import { createJoseVerifier } from '../src/verify/jose-verify.js';
 import { createTokenVerifier } from '../src/verify/verify-token.js';
 import { verifySignature } from '../src/verify/verify-signature.js';
@@ -125,5 +125,36 @@ describe('verifySignature', () => {
   it('answers false, never throws, when node:crypto cannot use the key', () => {
     const { publicKey } = generateKeyPairSync('x25519');
     expect(verifySignature('RS256', publicKey, 'a.b', Buffer.alloc(256))).toBe(false);
+  });
+});
+
+describe("the jose path's audience rules (as the fast path's)", () => {
+  const IDENTIFIER = 'https://mcp.example.com/mcp';
+  const verifier = async (audienceStrict: boolean) => {
+    const signing = await createSigningKey('ES256');
+    const publicKey = await importJWK(signing.publicJwk, 'ES256');
+    const key: JWTVerifyGetKey = async () => publicKey;
+    const settings = { ...jwt('ES256'), audience: IDENTIFIER, audienceStrict };
+    return {
+      sign: (aud: string | string[]) => mintToken(signing, validClaims({ aud })),
+      verify: createJoseVerifier(key, { jwt: settings, now }),
+    };
+  };
+
+  it('takes an audience that names the resource as a URI (case, trailing slash)', async () => {
+    const { sign, verify } = await verifier(true);
+    await expect(verify(await sign('https://MCP.example.com/mcp/'))).resolves.toMatchObject({ sub: 'user-1' });
+  });
+
+  it('audience_strict: a token also for another audience is refused with its own sentence', async () => {
+    const strict = await verifier(true);
+    await expect(strict.verify(await strict.sign([IDENTIFIER, 'https://other.example.com']))).rejects.toMatchObject({
+      reason: 'audience_mismatch',
+      message: 'the token is also for another audience',
+    });
+    const lax = await verifier(false);
+    await expect(lax.verify(await lax.sign([IDENTIFIER, 'https://other.example.com']))).resolves.toMatchObject({
+      sub: 'user-1',
+    });
   });
 });
