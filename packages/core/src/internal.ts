@@ -18,4 +18,6 @@ export { keyFilesOf } from './config/key-files.js';
 export { inSpan, startDecisionSpan, withSpan } from './tracing.js';
 export { defaultSectionKey, isExternalModeName } from './config/mode-name.js';
 export { knownFields, suggestField } from './config/suggest-field.js';
+export { sectionSchema } from './config/section-schema.js';
+export type { SectionSchema, SectionSchemaIssue } from './config/section-schema.js';
 export { clockLeewayOf } from './auth-context.js';

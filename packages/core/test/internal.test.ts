@@ -21,6 +21,7 @@ describe('@authlayer/core/internal', () => {
       'readClaim',
       'readSchemeToken',
       'resourceMetadataUrl',
+      'sectionSchema',
       'shownInError',
       'splitChallenges',
       'startDecisionSpan',
