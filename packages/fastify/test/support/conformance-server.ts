@@ -130,3 +130,25 @@ export function serveConformance(adapter: Adapter, yaml: string): Promise<Confor
   const config = parseYaml(yaml) as object;
   return adapter === 'express' ? serveExpress(config) : serveFastify(config);
 }
+
+/** The fixture behind every adapter, for the resource `identifier`; `url(adapter)` is its endpoint. */
+export interface ConformanceServers {
+  url(adapter: Adapter): string;
+  close(): Promise<void>;
+}
+
+/** Starts the fixture behind each adapter in turn, trusting the provider's key set. */
+export async function serveEveryAdapter(
+  jwks: { jwksUrl: string; issuer: string },
+  identifier: string,
+): Promise<ConformanceServers> {
+  const servers = new Map<Adapter, ConformanceServer>();
+  for (const adapter of ADAPTERS)
+    servers.set(adapter, await serveConformance(adapter, conformanceYaml(jwks, identifier)));
+  return {
+    url: (adapter) => `${servers.get(adapter)!.origin}/mcp`,
+    close: async () => {
+      for (const server of servers.values()) await server.close();
+    },
+  };
+}
