@@ -21,12 +21,8 @@ export interface ConformanceServer {
   close(): Promise<void>;
 }
 
-/**
- * The authlayer config of the fixture: the docs' shape (JWT from a JWKS, `resource`, `mcp`) with
- * the scope pairs of the conformance suite's server fixture contract (SEP-2350 scenario): each
- * operation needs its method's scope and its own, the template's formed from its `{id}`.
- */
-export const conformanceYaml = (jwks: { jwksUrl: string; issuer: string }, identifier: string, mcp = '') => `
+/** The `auth` section of the docs' server: JWTs of the provider's key set, DPoP allowed; `extra` under `jwt`. */
+export const jwtYaml = (jwks: { jwksUrl: string; issuer: string }, extra = '') => `
 auth:
   mode: jwt
   jwt:
@@ -34,6 +30,15 @@ auth:
     issuer: ${jwks.issuer}
     algorithms: [RS256]
     dpop: allowed
+${extra}`;
+
+/**
+ * The authlayer config of the fixture: the docs' shape (JWT from a JWKS, `resource`, `mcp`) with
+ * the scope pairs of the conformance suite's server fixture contract (SEP-2350 scenario): each
+ * operation needs its method's scope and its own, the template's formed from its `{id}`.
+ */
+export const conformanceYaml = (jwks: { jwksUrl: string; issuer: string }, identifier: string, mcp = '') => `
+${jwtYaml(jwks)}
 resource:
   identifier: ${identifier}
 mcp:
