@@ -19,10 +19,13 @@ import { jwtYaml } from './support/conformance-server.js';
 // DPoP scheme on a step-up challenge. The same config and requests on Express and Fastify.
 
 const IDENTIFIER = 'https://mcp.example.com/mcp';
+const DOCUMENT = '/.well-known/oauth-protected-resource/mcp';
 const ROUTES: readonly RouteSpec[] = [
   { method: 'GET', path: '/files' },
   { method: 'POST', path: '/mcp' },
 ];
+/** The app that serves the document itself (on Fastify the plugin's own route is absent then). */
+const OWN_ROUTES: readonly RouteSpec[] = [...ROUTES, { method: 'GET', path: DOCUMENT }];
 
 const yaml = (
   idp: TestIdentityProvider,
@@ -48,6 +51,7 @@ access:
 let idp: TestIdentityProvider;
 const served = new Map<string, Served>();
 const scoped = new Map<string, Served>();
+const appServed = new Map<string, Served>();
 
 beforeAll(async () => {
   idp = await startTestIdentityProvider();
@@ -55,9 +59,14 @@ beforeAll(async () => {
   const byPath = parseYaml(yaml(idp, '    claims: { scopes: perms.granted }')) as object;
   served.set('express', await serveExpress(config, ROUTES)).set('fastify', await serveFastify(config, ROUTES));
   scoped.set('express', await serveExpress(byPath, ROUTES)).set('fastify', await serveFastify(byPath, ROUTES));
+  const own = parseYaml(
+    yaml(idp).replace(`identifier: ${IDENTIFIER}`, `identifier: ${IDENTIFIER}\n  serve_metadata: false`) +
+      `  "GET ${DOCUMENT}": public\n`,
+  ) as object;
+  appServed.set('express', await serveExpress(own, OWN_ROUTES)).set('fastify', await serveFastify(own, OWN_ROUTES));
 });
 afterAll(async () => {
-  for (const server of [...served.values(), ...scoped.values()]) await server.close();
+  for (const server of [...served.values(), ...scoped.values(), ...appServed.values()]) await server.close();
   await idp.close();
 });
 
@@ -127,5 +136,13 @@ describe.each(['express', 'fastify'])('MCP rules of the specification, on %s', (
     expect(res.status).toBe(401);
     const { scheme, params } = parseChallenge(res.challenge);
     expect([scheme, params.error, params.acr_values]).toEqual(['DPoP', 'insufficient_user_authentication', 'urn:mfa']);
+  });
+
+  it('answers the RFC 9728 document itself, and leaves it to the app with resource.serve_metadata: false', async () => {
+    const adapters = await fetch(`${served.get(adapter)!.url}${DOCUMENT}`);
+    expect(((await adapters.json()) as { resource: string }).resource).toBe(IDENTIFIER);
+    // The routes of this app answer `{ auth }`: the app's own handler, not the adapter, answered.
+    const own = await fetch(`${appServed.get(adapter)!.url}${DOCUMENT}`);
+    expect([own.status, await own.json()]).toEqual([200, { auth: null }]);
   });
 });
