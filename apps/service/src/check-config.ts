@@ -36,7 +36,7 @@ export interface CheckReport {
   readonly forward_auth: unknown;
   /** The top-level `resource` (RFC 9728), or `null`. */
   readonly resource: unknown;
-  /** The top-level `mcp` (`endpoint`, `max_body_bytes`), or `null`. */
+  /** The top-level `mcp` (`endpoint`, `max_body_bytes`, `filter_lists`, ...), or `null`. */
   readonly mcp: unknown;
   /** The top-level `revocation` (`null`: no list), its store's user and password hidden. */
   readonly revocation: unknown;
@@ -162,14 +162,18 @@ function redactUrls(value: unknown, key = ''): unknown {
   return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, redactUrls(child, name)]));
 }
 
-/** An `access` value as the YAML writes it: fields in snake_case, claim paths exactly as written. */
+/**
+ * An `access` value as the YAML writes it: fields in snake_case, claim paths and an MCP key's
+ * `params` paths (`arguments.ownerId`, `{tenant}`) exactly as written.
+ */
 function ruleAsWritten(value: AccessValue): unknown {
   if (typeof value === 'string') return value;
   const written = ({ claims, ...rest }: AccessRequirement) => ({
     ...(toSnakeCase(rest) as object),
     ...(claims === undefined ? {} : { claims }),
   });
-  return { ...written(value), any: value.any.map(written) };
+  const { params, ...rule } = value;
+  return { ...written(rule), any: value.any.map(written), ...(params === undefined ? {} : { params }) };
 }
 
 /** camelCase keys back to the YAML's snake_case (`allowBearer` → `allow_bearer`). */

@@ -2,6 +2,7 @@ import type { AuthMiddleware } from '@authlayer/express';
 import { openApiSecurity } from '@authlayer/express';
 import { AUTH_MODES, type AccessValue } from '@authlayer/core';
 import { OpenApiBuilder, type OpenAPIObject, type ResponseObject } from 'openapi3-ts/oas31';
+import { mcpDocument } from './openapi-mcp.js';
 
 const errorResponse = (description: string): ResponseObject => ({
   description,
@@ -92,7 +93,11 @@ export function buildOpenApiDocument(auth: AuthMiddleware): OpenAPIObject {
       },
     },
   });
-  return builder.getSpec();
+  const spec = builder.getSpec();
+  // MCP keys are no routes: what they ask is described beside the paths (see openapi-mcp.ts).
+  const mcp = mcpDocument(auth.config);
+  if (mcp !== undefined) spec['x-authlayer-mcp'] = mcp;
+  return spec;
 }
 
 /**

@@ -71,3 +71,48 @@ describe('main.js --check with providers', () => {
     );
   });
 });
+
+// MCP keys with patterns and templates, `params` and `mcp.filter_lists`, as `--check` prints them
+// (forward_auth: the table guards the proxied MCP server's routes, which the service has not).
+const MCP_CONFIG = `auth:
+  mode: api_key
+  api_keys:
+    keys: [{ name: reader, env_var: READER_API_KEY }]
+forward_auth: { enabled: true }
+mcp: { endpoint: /mcp, filter_lists: true }
+access:
+  "POST /mcp": authenticated
+  "MCP tools/call admin_*": { roles: [admin] }
+  "MCP tools/call edit_file": { params: { "arguments.mode": [read, list], "arguments.ownerId": { claim: sub } } }
+  "MCP resources/read files://{tenant}/{+path}":
+    scopes: ["files:{tenant}:read"]
+    params: { "{tenant}": { claim: tenant_id } }
+  "MCP tools/call *": deny
+`;
+
+describe('main.js --check with MCP keys', () => {
+  it('prints patterns, templates, params (paths as written) and filter_lists', async () => {
+    const { code, stdout, stderr } = await runToExit(['--config', writeConfig(MCP_CONFIG), '--check'], {
+      READER_API_KEY: 'reader-key-0123456789abcdef',
+    });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const report = JSON.parse(stdout) as Record<string, any>;
+    expect(report.mcp).toMatchObject({ endpoint: '/mcp', filter_lists: true });
+    const rule = { permissions: [], roles: [], any: [], modes: null, tenant_param: null };
+    expect(report.access).toMatchObject({
+      'MCP tools/call admin_*': { ...rule, scopes: [], roles: ['admin'] },
+      'MCP tools/call edit_file': {
+        ...rule,
+        scopes: [],
+        params: { 'arguments.mode': ['read', 'list'], 'arguments.ownerId': { claim: 'sub' } },
+      },
+      'MCP resources/read files://{tenant}/{+path}': {
+        ...rule,
+        scopes: ['files:{tenant}:read'],
+        params: { '{tenant}': { claim: 'tenant_id' } },
+      },
+      'MCP tools/call *': 'deny',
+    });
+    expect(stdout).not.toContain('reader-key-0123456789abcdef');
+  });
+});

@@ -56,6 +56,69 @@ describe('GET /openapi.json', () => {
     expect(res.body.components.securitySchemes ?? {}).toEqual({});
     expect(res.body.paths['/invoke'].post.security).toEqual([]);
   });
+
+  it('describes the MCP keys: how each name matches, what each rule asks (params and claims by path), filter_lists', async () => {
+    const app = await createApp(
+      {
+        auth: { mode: 'api_key' },
+        // The table guards a proxied MCP server: the service has no /mcp route of its own.
+        forward_auth: { enabled: true },
+        mcp: { endpoint: '/mcp', filter_lists: true },
+        access: {
+          'POST /mcp': 'authenticated',
+          'MCP tools/list': 'authenticated',
+          'MCP tools/call admin_*': { roles: ['admin'], claims: { plan: ['pro'] } },
+          'MCP tools/call edit_file': { params: { 'arguments.mode': ['read', 'secret-mode'] } },
+          'MCP resources/read files://{tenant}/{+path}': {
+            scopes: ['files:{tenant}:read'],
+            params: { '{tenant}': { claim: 'tenant_id' } },
+          },
+          'MCP tools/call *': 'deny',
+        },
+      },
+      { env, logger: captureLogger() },
+    );
+    const { body, text } = await request(app).get('/openapi.json').expect(200);
+    const rule = { scopes: [], roles: [], permissions: [], claims: [], params: [], any: 0 };
+    expect(body['x-authlayer-mcp']).toEqual({
+      endpoint: '/mcp',
+      filter_lists: true,
+      keys: [
+        { key: 'MCP tools/list', method: 'tools/list', match: 'method', rule: 'authenticated' },
+        {
+          key: 'MCP tools/call admin_*',
+          method: 'tools/call',
+          match: 'prefix',
+          rule: { ...rule, roles: ['admin'], claims: ['plan'] },
+        },
+        {
+          key: 'MCP tools/call edit_file',
+          method: 'tools/call',
+          match: 'exact',
+          rule: { ...rule, params: ['arguments.mode'] },
+        },
+        {
+          key: 'MCP resources/read files://{tenant}/{+path}',
+          method: 'resources/read',
+          match: 'template',
+          variables: ['tenant', 'path'],
+          rule: { ...rule, scopes: ['files:{tenant}:read'], params: ['{tenant}'] },
+        },
+        { key: 'MCP tools/call *', method: 'tools/call', match: 'default', rule: 'deny' },
+      ],
+    });
+    // Accepted values are policy: neither a params value nor a claim value is published.
+    expect(text).not.toContain('secret-mode');
+    expect(text).not.toContain('"pro"');
+    await app.shutdown();
+  });
+
+  it('has no MCP extension without an mcp section', async () => {
+    const { body } = await request(await appFor({}))
+      .get('/openapi.json')
+      .expect(200);
+    expect(body['x-authlayer-mcp']).toBeUndefined();
+  });
 });
 
 describe('GET /docs', () => {

@@ -89,3 +89,44 @@ describe('authlayer explain', () => {
     expectOneLineFailure(result, '--as');
   });
 });
+
+describe('authlayer explain --mcp', () => {
+  const mcpConfig = writeConfig(`
+auth:
+  mode: api_key
+  api_keys:
+    keys: [{ name: reader, env_var: READER_API_KEY }, { name: admin, env_var: ADMIN_API_KEY, roles: [admin] }]
+mcp: { endpoint: /mcp, filter_lists: true }
+access:
+  "POST /mcp": authenticated
+  "MCP tools/call admin_*": { roles: [admin] }
+  "MCP tools/call edit_file": { params: { "arguments.mode": [read, list] } }
+  "MCP tools/call *": deny
+`);
+  const explain = (caller: string, message: object) =>
+    runToExit(['explain', '--config', mcpConfig, '--as', caller, '--mcp', JSON.stringify(message)]);
+
+  it('names the pattern key that applied, and params as the field that refused', async () => {
+    const write = await explain('api_key:admin', {
+      method: 'tools/call',
+      name: 'edit_file',
+      arguments: { mode: 'write' },
+    });
+    expect(write.code).toBe(0);
+    expect(write.stdout).toBe(
+      'MCP {"method":"tools/call","name":"edit_file","arguments":{"mode":"write"}} as api_key:admin\n' +
+        '  POST /mcp: allow, authenticated\n' +
+        '  MCP tools/call edit_file: refuse, params (param_mismatch)\n' +
+        'answer: 403 param_mismatch by MCP tools/call edit_file\n' +
+        'challenge: none\n',
+    );
+    const read = await explain('api_key:admin', {
+      method: 'tools/call',
+      name: 'edit_file',
+      arguments: { mode: 'read' },
+    });
+    expect(read.stdout).toContain('  MCP tools/call edit_file: allow, params\nanswer: 200\n');
+    const admin = await explain('api_key:reader', { method: 'tools/call', name: 'admin_reset' });
+    expect(admin.stdout).toContain('  MCP tools/call admin_*: refuse, roles (role_missing)\n');
+  });
+});

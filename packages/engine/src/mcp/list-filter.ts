@@ -40,14 +40,23 @@ export function filterListResult(table: McpTable, method: string, result: unknow
   const entries = (result as Record<string, unknown>)[field];
   if (!Array.isArray(entries)) return result;
   const kept: unknown[] = [];
-  for (const entry of entries) {
-    const name = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>)[nameField] : null;
-    // An entry without a name cannot be called: nothing to show.
-    if (typeof name !== 'string') continue;
-    const refusal = judgeMcpMessage(table, { method: call, name }, caller.request, { ...caller, params: false });
-    // A value no scope can be formed with is judged when called: the entry stays.
-    if (refusal === null || refusal === 'unscopable') kept.push(entry);
-    else if (isScopeRefusal(refusal.error)) kept.push(withScopes(entry as object, refusal.error));
+  // The refusals judged here are read, never thrown: capturing a stack for each (most of a list's
+  // cost, docs/design/mcp-lists.md) buys nothing. Synchronous, so no other code sees the limit.
+  const judged = { ...caller, params: false };
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    for (const entry of entries) {
+      const name = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>)[nameField] : null;
+      // An entry without a name cannot be called: nothing to show.
+      if (typeof name !== 'string') continue;
+      const refusal = judgeMcpMessage(table, { method: call, name }, caller.request, judged);
+      // A value no scope can be formed with is judged when called: the entry stays.
+      if (refusal === null || refusal === 'unscopable') kept.push(entry);
+      else if (isScopeRefusal(refusal.error)) kept.push(withScopes(entry as object, refusal.error));
+    }
+  } finally {
+    Error.stackTraceLimit = limit;
   }
   return { ...(result as object), [field]: kept };
 }

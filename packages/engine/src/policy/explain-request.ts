@@ -8,6 +8,7 @@ import { decide, type EngineRequest, type Flow, type Outcome } from '../request/
 import type { PolicyVerdict } from './policy-verdict.js';
 import { traceDefault, traceKey, type TraceEntry } from './policy-trace.js';
 import { RecordingScope } from './recording-scope.js';
+import { traceMcpKey } from './trace-mcp-key.js';
 
 /** A request as an adapter's table judged it, for {@link explainRequest}. */
 export interface ExplainInput {
@@ -102,8 +103,8 @@ function traceOf({ generation, matched, messages, context, request }: Traced): T
   const table = generation.mcp?.table;
   if (table === undefined) return trace;
   for (const message of messages) {
-    for (const { key, value } of mcpEntriesFor(table, message.method, message.name)) {
-      trace.push(traceKey(key, value, context, request, null, now, implies));
+    for (const applied of mcpEntriesFor(table, message.method, message.name)) {
+      trace.push(traceMcpKey(applied, message, context, request, now, implies));
     }
   }
   return trace;

@@ -51,5 +51,5 @@ export function shapeOf(input: PolicyRequest, config: AuthConfig) {
   const path = config.mcp.endpoint;
   headers['content-type'] ??= 'application/json';
   headers.accept ??= 'application/json, text/event-stream';
-  return { method: 'POST', url: path, path, headers, body, message: { method: message.method, name } };
+  return { method: 'POST', url: path, path, headers, body, message: { method: message.method, name, params } };
 }

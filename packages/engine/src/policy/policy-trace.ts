@@ -35,6 +35,7 @@ const RULE_FIELDS = [
   ['acr', 'acr'],
   ['maxAge', 'max_age'],
   ['tenantParam', 'tenant_param'],
+  ['params', 'params'],
 ] as const;
 
 /**
