@@ -39,12 +39,15 @@ describe('req.auth without resource or mcp', () => {
   });
 });
 
-describe.each(['mcp-server-example.ts', 'mcp-client-example.ts', 'mcp-files-example.ts'])("docs/mcp.md's example in %s", (file) => {
-  it('is the file typecheck compiles (test/types)', async () => {
-    const docs = await readFile(new URL('../../../docs/mcp.md', import.meta.url), 'utf8');
-    const compiled = await readFile(new URL(`./types/${file}`, import.meta.url), 'utf8');
-    const example = /\/\/ docs:begin\n([\s\S]*?)\/\/ docs:end\n/.exec(compiled)?.[1];
-    expect(example).toBeDefined();
-    expect(docs).toContain('```ts\n' + example + '```\n');
-  });
-});
+describe.each(['mcp-server-example.ts', 'mcp-client-example.ts', 'mcp-files-example.ts'])(
+  "docs/mcp.md's example in %s",
+  (file) => {
+    it('is the file typecheck compiles (test/types)', async () => {
+      const docs = await readFile(new URL('../../../docs/mcp.md', import.meta.url), 'utf8');
+      const compiled = await readFile(new URL(`./types/${file}`, import.meta.url), 'utf8');
+      const example = /\/\/ docs:begin\n([\s\S]*?)\/\/ docs:end\n/.exec(compiled)?.[1];
+      expect(example).toBeDefined();
+      expect(docs).toContain('```ts\n' + example + '```\n');
+    });
+  },
+);
