@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AuthError, ForbiddenError, bearerError, insufficientScopeChallenge } from '@authlayer/core';
+import { ForbiddenError, bearerError, insufficientScopeChallenge } from '@authlayer/core';
 import { INTERNAL_ANSWER, answerJson, refusalAnswer, tooManyAnswer } from '../src/request/answer.js';
 import { periodOf } from '../src/rate-limit/period.js';
 
@@ -35,8 +35,10 @@ describe('refusalAnswer', () => {
     );
     expect(refusalAnswer(scope, undefined, { headers: {} }).headers[0]![1]).toMatch(/^Bearer /);
     // A 401 of another kind asks for a credential again, not the DPoP caller's step-up.
-    const expired = new AuthError('token_expired', 'Bearer');
-    expect(refusalAnswer(expired, undefined, dpop).headers[0]![1]).toMatch(/^Bearer /);
+    const expired = bearerError('token_expired');
+    expect(refusalAnswer(expired, undefined, dpop).headers[0]![1]).toMatch(
+      /^Bearer realm="authlayer", error="invalid_token"/,
+    );
   });
 });
 
