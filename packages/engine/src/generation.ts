@@ -179,7 +179,11 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     }
     // report_only: what deny would refuse is only reported, so the caller is asked at most optionally.
     const authentication = plan.denied && plan.authentication === 'none' ? 'optional' : plan.authentication;
-    if (authentication === 'none') return PUBLIC;
+    if (authentication === 'none') {
+      // Nothing decided: a guard after it that finds no caller reports its 401 (`refusedUnauthenticated`).
+      scope.reportTo = required;
+      return PUBLIC;
+    }
     if (plan.denied || plan.rules.length > 0) scope.plan = plan;
     const flow =
       authentication === 'required' && plan.modes === null

@@ -24,7 +24,7 @@ export { canonicalTargetProblem, nonCanonicalTargetAnswer } from './request/cano
 export { kindOf } from './request/kind-of.js';
 export { pathOf } from './request/path-of.js';
 // Guards after the decision: the engine judges, the adapter wraps.
-export { NOT_AUTHENTICATED_ANSWER, guardRefusal, namesCheck, ruleCheck } from './request/guard.js';
+export { guardRefusal, namesCheck, ruleCheck, unauthenticated } from './request/guard.js';
 export type { GuardCheck, GuardRefusal } from './request/guard.js';
 export type { AccessRuleInput } from './access/rule-input.js';
 // MCP: the body of a POST to `mcp.endpoint`, read by the adapter, judged by the gate.

@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAuthContext, type AuthContext } from '@authlayer/core';
 import { createEngine, type Engine } from '../src/engine.js';
 import type { AuthDecision } from '../src/decision.js';
-import { NOT_AUTHENTICATED_ANSWER, guardRefusal, namesCheck, ruleCheck } from '../src/request/guard.js';
+import {
+  NOT_AUTHENTICATED_ANSWER,
+  guardRefusal,
+  namesCheck,
+  ruleCheck,
+  unauthenticated,
+} from '../src/request/guard.js';
 import type { Answer } from '../src/request/answer.js';
 import type { EngineRequest } from '../src/request/decide.js';
 import { refuseThrough, runAccess, runFlow, type HeaderList, type Port } from '../src/request/run.js';
@@ -130,6 +136,55 @@ describe('guardRefusal', () => {
     expect(calls).toMatchObject([{ kind: 'pass', context: { method: 'none' } }]);
     const refusal = guardRefusal(admin, createAuthContext({ method: 'none' }), request('/x'), scope, routeOf, 'GET /x');
     expect(refusal).toMatchObject({ answer: { status: 401 }, now: true });
+  });
+
+  it("reports the 401 of a public route (no authentication ran) as the request's one decision", async () => {
+    decisions = [];
+    const { scope } = await access('/open', { 'x-api-key': KEY });
+    const refusal = guardRefusal(admin, undefined, request('/open'), scope, routeOf, 'GET /open');
+    expect(refusal).toEqual({ answer: NOT_AUTHENTICATED_ANSWER, now: true });
+    expect(decisions).toEqual([
+      {
+        outcome: 'refused',
+        reason: 'credentials_missing',
+        rule: 'GET /open',
+        userId: null,
+        method: 'api_key',
+        requestId: 'id-1',
+        durationMs: expect.any(Number),
+      },
+    ]);
+    // Once: the request has its decision; a second guard after it reports nothing more.
+    guardRefusal(admin, undefined, request('/open'), scope, routeOf, 'GET /open');
+    expect(decisions).toHaveLength(1);
+  });
+
+  it('replaces a held decision with the 401 when the caller went missing after it', async () => {
+    decisions = [];
+    const { scope } = await access('/reports', { 'x-api-key': KEY });
+    expect(scope.holding).toBe(true);
+    expect(unauthenticated(scope, routeOf, 'GET /reports')).toBe(NOT_AUTHENTICATED_ANSWER);
+    expect(decisions).toMatchObject([{ outcome: 'refused', reason: 'credentials_missing', rule: 'GET /reports' }]);
+    expect(scope.holding).toBe(false);
+  });
+
+  it('throws what a listener threw on that 401 (the adapter answers it with a 500)', async () => {
+    const { scope } = await access('/open');
+    throwing = true;
+    try {
+      expect(() => unauthenticated(scope, routeOf, 'GET /open')).toThrow('listener');
+    } finally {
+      throwing = false;
+    }
+  });
+
+  it('reports nothing without a scope (no engine saw the request) or for a request decided already', async () => {
+    decisions = [];
+    expect(unauthenticated(undefined, routeOf, 'GET /x')).toBe(NOT_AUTHENTICATED_ANSWER);
+    const { scope } = await access('/closed');
+    expect(decisions).toHaveLength(1);
+    unauthenticated(scope, routeOf, 'GET /closed');
+    expect(decisions).toHaveLength(1);
   });
 
   it("reports a rule's refusal as the request's one decision, under the guard's route", async () => {

@@ -33,7 +33,7 @@ function toGuard(check: GuardCheck): RequestHandler {
 }
 
 /** The route a guard runs on, as registered (`GET /reports/:id`); never the request's own path. */
-function routeOf(req: Request): string {
+export function routeOf(req: Request): string {
   const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
   return typeof path === 'string' ? `${req.method} ${req.baseUrl}${path}` : req.method;
 }

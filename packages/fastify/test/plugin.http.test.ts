@@ -186,11 +186,12 @@ describe('app.authlayer', () => {
       403,
       { error: 'forbidden', message: 'the role admin is required' },
     ]);
-    // The public route decides nothing; the optional one's anonymous pass and the guard's 403 are
-    // each reported as the request's one decision, as the guard's refusal.
-    expect(decisions.map((d) => [d.outcome, d.reason])).toEqual([
-      ['refused', 'credentials_missing'],
-      ['forbidden', 'role_missing'],
+    // The public route decided nothing: the guard's 401 is its decision. The optional one's
+    // anonymous pass and the guard's 403 are each replaced by the guard's refusal.
+    expect(decisions.map((d) => [d.outcome, d.reason, d.rule])).toEqual([
+      ['refused', 'credentials_missing', 'GET /open'],
+      ['refused', 'credentials_missing', 'GET /me'],
+      ['forbidden', 'role_missing', 'GET /plain'],
     ]);
     expect(() => app.authlayer.requireAccess({ role: ['admin'] } as never)).toThrow(TypeError);
   });
@@ -220,6 +221,24 @@ describe('app.authlayer', () => {
     });
     await app.ready();
     const res = await call(app, { method: 'GET', url: '/d' });
+    expect([res.statusCode, res.body]).toEqual([500, '{"error":"internal","message":"internal error"}']);
+    expect(logger.text.join('\n')).not.toContain('secret detail');
+  });
+
+  it("a listener that throws on a guard's 401 where no authentication ran: 500, as every refusal's", async () => {
+    const logger = createCaptureLogger();
+    const { app } = await appWith(
+      { 'GET /open': 'public' },
+      (app) => app.get('/open', { preHandler: app.authlayer.requireAccess({ roles: ['admin'] }) }, ok),
+      {
+        logger,
+        onDecision: () => {
+          throw new Error('secret detail');
+        },
+      },
+    );
+    await app.ready();
+    const res = await call(app, { method: 'GET', url: '/open', headers: key });
     expect([res.statusCode, res.body]).toEqual([500, '{"error":"internal","message":"internal error"}']);
     expect(logger.text.join('\n')).not.toContain('secret detail');
   });

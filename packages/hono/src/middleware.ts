@@ -140,7 +140,7 @@ export async function authlayer(options: AuthlayerOptions): Promise<AuthlayerMid
     get config() {
       return current().config;
     },
-    requireAccess: (rule) => requireAccessWith(() => logger, rule),
+    requireAccess: (rule) => requireAccessWith(current, () => logger, rule),
     unmatchedRules: (app) => {
       routed = app;
       return unnamedKeys(current().table.entries, app.routes);

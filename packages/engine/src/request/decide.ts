@@ -103,7 +103,11 @@ const PASS_PREFLIGHT: Outcome = Object.freeze({ pass: true, context: undefined, 
  * `onDecision` listener threw: the adapter answers that with a 500.
  */
 export function decide(flow: Flow, request: EngineRequest, scope: RequestScope): MaybePromise<Outcome> {
-  if (flow.passPreflight && isPreflight(request)) return PASS_PREFLIGHT;
+  if (flow.passPreflight && isPreflight(request)) {
+    // Undecided: a guard after it that finds no caller reports its 401 through the flow.
+    scope.reportTo = flow;
+    return PASS_PREFLIGHT;
+  }
   // For a guard after the decision (`requireAccess`): the same clock and 401 challenges.
   scope.now = flow.now;
   scope.resourceMetadata = flow.resourceMetadata;

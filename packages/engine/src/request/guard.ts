@@ -41,7 +41,7 @@ const NO_CALLER: GuardRefusal = Object.freeze({ answer: NOT_AUTHENTICATED_ANSWER
 
 /**
  * Judges a guard for the caller `context`: without one (no authentication before the guard) →
- * 401; anonymous through `auth.optional` → the 401 it was spared; `check`'s refusal → its 403 or
+ * 401, reported as the request's decision when an engine saw the request (`scope`); anonymous through `auth.optional` → the 401 it was spared; `check`'s refusal → its 403 or
  * step-up 401 (challenges naming the decision's resource metadata). A refusal becomes the
  * request's one decision through `scope` (the held `allowed` becomes it), under the route
  * `routeOf(a)` names as registered (`GET /reports/:id`). Null: the guard lets the request on.
@@ -56,7 +56,10 @@ export function guardRefusal<A>(
   routeOf: (a: A) => string,
   a: A,
 ): GuardRefusal | null {
-  if (context === undefined) return NO_CALLER;
+  if (context === undefined) {
+    unauthenticated(scope, routeOf, a);
+    return NO_CALLER;
+  }
   const spared = scope?.anonymousBecause ?? null;
   if (spared !== null && context.method === 'none') {
     reported(spared, scope, routeOf, a);
@@ -66,6 +69,19 @@ export function guardRefusal<A>(
   if (refusal === null) return null;
   reported(refusal, scope, routeOf, a);
   return { answer: refusalAnswer(refusal, scope?.resourceMetadata, request), now: false };
+}
+
+/**
+ * The 401 of a handler that needs a caller and found none (no authentication ran before it: a
+ * `public` route, a handler wired without `auth`): still the request's one decision, `refused`
+ * `credentials_missing` under the route `routeOf(a)` names, reported through `scope` when an
+ * engine saw the request (without a scope no engine did, and nobody can hear of it).
+ *
+ * @throws what an `onDecision` listener threw (the adapter answers it with a 500)
+ */
+export function unauthenticated<A>(scope: RequestScope | undefined, routeOf: (a: A) => string, a: A): Answer {
+  if (scope !== undefined) scope.refusedUnauthenticated(NOT_AUTHENTICATED, routeOf(a));
+  return NOT_AUTHENTICATED_ANSWER;
 }
 
 function reported<A>(

@@ -27,6 +27,11 @@ export interface ReportTo {
   readonly logDecisions?: boolean;
 }
 
+/** Who hears of a decision, and the method of a decision that has no identity (a `Flow` is one). */
+export interface Reporter extends ReportTo {
+  readonly method: AuthMethod;
+}
+
 /** A decision let through, held until the answer starts: a guard after it may still refuse. */
 interface Held {
   readonly to: ReportTo;
@@ -67,6 +72,11 @@ export class RequestScope {
   candidate: ((context: AuthContext, refusal: Refusal | null) => void) | undefined = undefined;
   /** `scopes.implies` of the flow that decided the request, for a guard's scope check after it. */
   implies: ScopeImplies | undefined = undefined;
+  /**
+   * Who hears of a refusal of a request that no flow decided (a `public` route, a CORS preflight
+   * let through), and the method its decision names: a guard's 401 then is its one decision.
+   */
+  reportTo: Reporter | undefined = undefined;
   private held: Held | null = null;
   private done = false;
 
@@ -118,6 +128,23 @@ export class RequestScope {
     return (
       to.onDecision !== undefined || this.span !== undefined || to.logRefusals === true || to.logDecisions === true
     );
+  }
+
+  /**
+   * A guard found no caller (no authentication ran before it): its 401 is the request's one
+   * decision, `refused` with `error`'s reason under the guard's route. It replaces a held decision
+   * as `refusedLater` does; on a request no flow decided, it is reported to `reportTo`. Nothing
+   * when the request was decided already or nobody listens. May throw what `onDecision` threw.
+   *
+   * @param route - the route the guard runs on, as registered (`GET /reports/:id`)
+   */
+  refusedUnauthenticated(error: AuthError, route: string): void {
+    if (this.held !== null) return this.refusedLater(error, route);
+    const to = this.reportTo;
+    if (this.done || to === undefined || !this.heard(to)) return;
+    // No authentication ran: the decision took the guard's moment, not the request's life so far.
+    if (this.started === 0) this.started = performance.now();
+    this.decide(to, decisionOf(this, 'refused', error.reason, null, to.method, route), route);
   }
 
   /** True while a decision waits for the answer: the adapter then calls `answered` when it starts. */

@@ -1,8 +1,8 @@
 import type { TestIdentityProvider } from '@authlayer/testkit';
-import type { RouteSpec } from './both.js';
+import type { RouteSpec } from './adapters.js';
 
 // The conformance corpus: one route list, one table and one case list that every adapter serves
-// and answers alike (Express and Fastify here; @authlayer/hono imports it too).
+// and answers alike (Express, Fastify and Hono: see ADAPTERS).
 
 export const KEY = 'k3y-for-the-conformance-tests';
 

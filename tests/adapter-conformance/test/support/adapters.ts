@@ -1,13 +1,19 @@
-import { createAuthMiddleware, type AuthDecision } from '@authlayer/express';
+import { createAuthMiddleware, requireAccess, type AuthDecision } from '@authlayer/express';
+import authlayer from '@authlayer/fastify';
+import honoAuthlayer from '@authlayer/hono';
 import { createCaptureLogger } from '@authlayer/testkit';
+import { serve, type ServerType } from '@hono/node-server';
 import express from 'express';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Hono, type Context } from 'hono';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import authlayer from '../../src/index.js';
 
-/** A route of the app under test: its method and path (the same syntax in both frameworks here). */
+// Each adapter serving the same routes on a loopback port (port 0), every route answering the
+// caller's identity as JSON, every decision recorded: what the conformance suites compare.
+
+/** A route of the app under test: its method and path (the same syntax in every framework here). */
 export interface RouteSpec {
   readonly method: 'GET' | 'POST' | 'DELETE' | 'PUT';
   readonly path: string;
@@ -33,7 +39,7 @@ export interface ServeOptions {
   readonly now?: () => number;
 }
 
-/** Every route answers the caller's identity as JSON. */
+/** Express: `auth.access` before the routes, `requireAccess(guard)` on each when given. */
 export async function serveExpress(config: object, routes: readonly RouteSpec[], options: ServeOptions = {}) {
   const decisions: AuthDecision[] = [];
   const auth = await createAuthMiddleware(config, {
@@ -44,7 +50,6 @@ export async function serveExpress(config: object, routes: readonly RouteSpec[],
   });
   const app = express();
   app.use(auth.access);
-  const { requireAccess } = await import('@authlayer/express');
   for (const route of routes) {
     const handlers: express.RequestHandler[] = [];
     if (options.guard !== undefined) handlers.push(requireAccess(options.guard));
@@ -68,6 +73,7 @@ export async function serveExpress(config: object, routes: readonly RouteSpec[],
   } satisfies Served;
 }
 
+/** Fastify: the plugin, `app.authlayer.requireAccess(guard)` as each route's `preHandler` when given. */
 export async function serveFastify(
   config: object,
   routes: readonly RouteSpec[],
@@ -104,33 +110,47 @@ export async function serveFastify(
   } satisfies Served & { app: FastifyInstance };
 }
 
-/** What a client sees of an answer that the adapters must agree on, byte for byte. */
-export interface Seen {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string | null>>;
-  readonly body: string;
-}
-
-const COMPARED = ['www-authenticate', 'retry-after', 'ratelimit', 'ratelimit-policy', 'content-type'] as const;
-
-/** Sends one request and keeps what the adapters must agree on. */
-export async function see(
-  base: string,
-  method: string,
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<Seen> {
-  const res = await fetch(base + path, { method, headers });
-  const body = await res.text();
+/** Hono: `app.use(auth)` before the routes, `auth.requireAccess(guard)` on each when given. */
+export async function serveHono(config: object, routes: readonly RouteSpec[], options: ServeOptions = {}) {
+  const decisions: AuthDecision[] = [];
+  const auth = await honoAuthlayer({
+    config,
+    env: options.env ?? {},
+    ...(options.now === undefined ? {} : { now: options.now }),
+    logger: createCaptureLogger(),
+    onDecision: (decision) => decisions.push(decision),
+  });
+  const app = new Hono();
+  app.use(auth);
+  // The app's own 200 as Express's `res.json` writes it (Hono's `c.json` says no charset): the
+  // corpus compares the whole answer, and this one is the app's, not the adapter's.
+  const answer = (c: Context) =>
+    c.body(JSON.stringify({ auth: c.get('auth') ?? null }), 200, { 'Content-Type': 'application/json; charset=utf-8' });
+  for (const route of routes) {
+    const method = route.method.toLowerCase() as 'get';
+    if (options.guard === undefined) app[method](route.path, answer);
+    else app[method](route.path, auth.requireAccess(options.guard), answer);
+  }
+  if (auth.unmatchedRules(app).length > 0) throw new Error(`keys that name no route: ${auth.unmatchedRules(app)}`);
+  const server: ServerType = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  if (!server.listening) await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
   return {
-    status: res.status,
-    headers: Object.fromEntries(COMPARED.map((name) => [name, res.headers.get(name)])),
-    body,
-  };
+    url: `http://127.0.0.1:${port}`,
+    decisions,
+    revoke: (entry) => auth.revoke(entry),
+    reload: (next) => auth.reload(next),
+    close: async () => {
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await auth.close();
+    },
+  } satisfies Served;
 }
 
-/** A decision without what differs by nature between two runs (its duration, the request's id). */
-export function comparable(decision: AuthDecision) {
-  const { durationMs: _duration, requestId: _id, ...rest } = decision;
-  return rest;
-}
+/** The adapters, Express first: every other adapter's answers are compared with Express's. */
+export const ADAPTERS = [
+  ['express', serveExpress],
+  ['fastify', serveFastify],
+  ['hono', serveHono],
+] as const;
