@@ -1,6 +1,7 @@
 // The contenders: what each server process mounts in front of POST /invoke. Metadata is read by
 // the orchestrator; `build` runs only inside a server process (peers are imported lazily there).
 import { ISSUER, AUDIENCE } from './material.mjs';
+import { HONO_CONTENDERS } from './hono-contenders.mjs';
 
 /** Environment variables through which the orchestrator hands key material to a server. */
 export const ENV = {
@@ -661,6 +662,7 @@ export const CONTENDERS = [
   fastifyJwt('RS256'),
   fastifyJwt('ES256'),
   fastifyJwt('HS256'),
+  ...HONO_CONTENDERS,
 ].map((c) => ({ framework: 'express', header: 'authorization', needsAuthlayerJwt: false, needsRedis: false, ...c }));
 
 export const contenderById = (id) => CONTENDERS.find((c) => c.id === id);
@@ -668,5 +670,5 @@ export const contenderById = (id) => CONTENDERS.find((c) => c.id === id);
 /** A bare framework: no middleware, the ceiling its framework's contenders are paired with. */
 export const isBare = (c) => c.family === 'bare';
 
-/** The bare contender of `framework` (`express` or `fastify`). */
+/** The bare contender of `framework` (`express`, `fastify` or `hono`). */
 export const bareOf = (framework) => CONTENDERS.find((c) => isBare(c) && c.framework === framework);

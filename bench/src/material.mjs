@@ -16,7 +16,7 @@ export const CACHE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '.c
 
 const DAY = 86_400;
 const LIFETIME = 30 * DAY;
-const KID = { RS256: 'bench-rs256', ES256: 'bench-es256', HS256: 'bench-hs256' };
+export const KID = { RS256: 'bench-rs256', ES256: 'bench-es256', HS256: 'bench-hs256' };
 
 async function readJson(file) {
   try {

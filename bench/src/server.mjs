@@ -14,7 +14,8 @@ if (contender === undefined) throw new Error(`unknown contender "${process.env.B
 
 let handled = 0;
 const built = await contender.build(process.env);
-const server = contender.framework === 'fastify' ? await fastifyServer(built) : expressServer(built);
+const SERVERS = { fastify: fastifyServer, hono: honoServer };
+const server = await (SERVERS[contender.framework] ?? expressServer)(built);
 
 /** Express 5; `middleware` is null for bare Express. */
 function expressServer(middleware) {
@@ -59,6 +60,31 @@ async function fastifyServer(setUp) {
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.send({ type: 'ready', port: app.server.address().port });
   return app.server;
+}
+
+/**
+ * Hono 4 on `@hono/node-server`; `setUp(app)` registers the contender's middleware (null for bare
+ * Hono). The counter is the first middleware. A refusal is the contender's own answer (authlayer's
+ * 401; Hono's HTTPException 401 for hono/jwt and hono/jwk).
+ */
+async function honoServer(setUp) {
+  const { Hono } = await import('hono');
+  const { serve } = await import('@hono/node-server');
+  const app = new Hono();
+  app.use(async (_c, next) => {
+    handled += 1;
+    await next();
+  });
+  if (setUp !== null) await setUp(app);
+  // c.get('auth'): @authlayer/hono's AuthContext; c.get('jwtPayload'): hono/jwt's and hono/jwk's claims
+  app.post('/invoke', async (c) => {
+    const { query } = await c.req.json();
+    return c.json({ query, auth: c.get('auth') ?? c.get('jwtPayload') ?? null });
+  });
+  const listening = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+    process.send({ type: 'ready', port: info.port });
+  });
+  return listening;
 }
 
 /**

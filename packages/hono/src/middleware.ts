@@ -1,23 +1,29 @@
-import type { AccessValue, AuthConfig, AuthContext, HandlerDescription, Logger } from '@authlayer/core';
+import type { AccessValue, AuthConfig, HandlerDescription, Logger } from '@authlayer/core';
 import {
   consoleLogger,
   type AuthReadiness,
   type ReloadState,
+  type RequestAuth,
   type Revocation,
   type RevokeOptions,
 } from '@authlayer/engine';
 import type { Context, MiddlewareHandler } from 'hono';
-import { failed, responseOf } from './answer.js';
 import { requireAccessWith } from './guards.js';
+import { withMetadataRoute } from './metadata.js';
 import { nodeOnlyWarning } from './node-only.js';
-import { createEngine, engineRequestOf, judge, type AccessRuleInput, type EngineOptions } from './request.js';
+import { createOnRequest } from './on-request.js';
+import { createEngine, engineRequestOf, type AccessRuleInput, type EngineOptions } from './request.js';
 import { planOfRequest, unnamedKeys, unnamedKeysError, type HonoRoute } from './routes.js';
-import { newScope, scopedOf } from './scope.js';
+import { scopedOf } from './scope.js';
 
 declare module 'hono' {
   interface ContextVariableMap {
-    /** The caller's identity, set by the authlayer middleware once the request is authenticated. */
-    auth: AuthContext | undefined;
+    /**
+     * The caller's identity, set by the authlayer middleware once the request is authenticated: the
+     * `AuthContext` and the MCP SDK's `AuthInfo` fields, so `transport.handleRequest(c.req.raw,
+     * { authInfo: c.get('auth') })` takes it as it is.
+     */
+    auth: RequestAuth | undefined;
   }
 }
 
@@ -62,6 +68,12 @@ export interface AuthlayerMembers {
   unrevoke(entry: string): Promise<boolean>;
   /** The revocations in force, soonest to end first. */
   revocations(): Promise<Revocation[]>;
+  /**
+   * RFC 9728 protected resource metadata from the config's `resource` section: where it is served
+   * (`url`) and the JSON (`document`); `null` without `resource`. The middleware answers `GET` and
+   * `HEAD` of its path itself unless `resource.serve_metadata` is `false`.
+   */
+  resourceMetadata(): { readonly url: string; readonly document: Readonly<Record<string, unknown>> } | null;
   /** What the active handler says about itself; never a secret. */
   describe(): HandlerDescription;
   /** Whether the active handler can verify now, and the revocation list's state. */
@@ -85,7 +97,10 @@ export type AuthlayerMiddleware = MiddlewareHandler & AuthlayerMembers;
  * The authlayer middleware for Hono: authenticates each request and applies the `access` table to
  * the route Hono matched (the keys that name it by method and path as registered; `HEAD` as `GET`;
  * `access.default` for a request that reaches no route), answering 401/403/429 with the bytes of
- * the Express and Fastify adapters. `c.get('auth')` is the caller's `AuthContext`. The request path
+ * the Express and Fastify adapters. `c.get('auth')` is the caller's `AuthContext` (with the MCP SDK's
+ * `AuthInfo` fields). With `resource`, it answers the RFC 9728 document itself; with `mcp`, every
+ * request to `mcp.endpoint` or below has its `Host` and `Origin` checked first, and a POST there its
+ * body's MCP messages judged (then put back as `c.req.raw`'s body). The request path
  * uses web-standard `Request`, `Headers` and `Response` only.
  *
  * @throws ConfigError for a config that does not parse or whose key material is missing
@@ -104,7 +119,7 @@ export async function authlayer(options: AuthlayerOptions): Promise<AuthlayerMid
     logger,
     checkReload: (next) => {
       if (routed !== null) {
-        const unnamed = unnamedKeys(next.table.entries, routed.routes);
+        const unnamed = unnamedKeys(next.table.entries, withMetadataRoute(next, routed.routes));
         if (unnamed.length > 0) throw unnamedKeysError(unnamed);
       }
       checkReload?.({ config: next.config });
@@ -114,27 +129,7 @@ export async function authlayer(options: AuthlayerOptions): Promise<AuthlayerMid
   const warning = nodeOnlyWarning(current().config);
   if (warning !== null) logger.warn(warning);
 
-  const middleware: MiddlewareHandler = async (c, next) => {
-    const generation = current();
-    const request = engineRequestOf(c.req.raw, socketOf(c));
-    const scope = newScope(c, request);
-    let verdict: Awaited<ReturnType<typeof judge>>;
-    try {
-      verdict = await judge(generation, planOfRequest(generation, c), request, scope);
-    } catch (error) {
-      // Only an onDecision listener throws here.
-      return failed(logger, error);
-    }
-    if (!verdict.pass) return responseOf(verdict.answer, verdict.headers);
-    if (verdict.context !== undefined) c.set('auth', verdict.context);
-    try {
-      await next();
-    } finally {
-      // The held `allowed` decision is reported once the app answered (a guard may refuse before).
-      scope.answered();
-    }
-    for (const [name, value] of verdict.headers) c.res.headers.set(name, value);
-  };
+  const middleware = createOnRequest(current, logger);
 
   const members: AuthlayerMembers = {
     get config() {
@@ -143,13 +138,14 @@ export async function authlayer(options: AuthlayerOptions): Promise<AuthlayerMid
     requireAccess: (rule) => requireAccessWith(current, () => logger, rule),
     unmatchedRules: (app) => {
       routed = app;
-      return unnamedKeys(current().table.entries, app.routes);
+      return unnamedKeys(current().table.entries, withMetadataRoute(current(), app.routes));
     },
     reload: engine.reload,
     reloadState: engine.reloadState,
     revoke: engine.revoke,
     unrevoke: engine.unrevoke,
     revocations: engine.revocations,
+    resourceMetadata: () => current().resourceMetadata(),
     describe: engine.describe,
     readiness: engine.readiness,
     hold: (c, end) => {
@@ -171,14 +167,4 @@ export async function authlayer(options: AuthlayerOptions): Promise<AuthlayerMid
     close: () => engine.close(),
   };
   return Object.defineProperties(middleware, Object.getOwnPropertyDescriptors(members)) as AuthlayerMiddleware;
-}
-
-/**
- * The connection of a request where the runtime gives one: `@hono/node-server` puts Node's request
- * in `c.env.incoming` (its socket's peer address feeds the failed-auth limit; a TLS socket, the
- * client certificate). Elsewhere none: the limits key on the caller, not its address.
- */
-function socketOf(c: Context): Parameters<typeof engineRequestOf>[1] {
-  const env = c.env as { incoming?: { socket?: Parameters<typeof engineRequestOf>[1] } } | undefined;
-  return env?.incoming?.socket;
 }

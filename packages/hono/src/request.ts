@@ -1,4 +1,4 @@
-import type { AuthContext } from '@authlayer/core';
+import type { RequestAuth } from '@authlayer/engine';
 import {
   runPlan,
   type Answer,
@@ -45,7 +45,7 @@ export function engineRequestOf(raw: Request, socket?: EngineRequest['socket']):
 
 /** What the engine made of one request: go on (with the caller and headers), or an answer to write. */
 export type Verdict =
-  | { readonly pass: true; readonly context: AuthContext | undefined; readonly headers: HeaderList }
+  | { readonly pass: true; readonly context: RequestAuth | undefined; readonly headers: HeaderList }
   | { readonly pass: false; readonly answer: Answer; readonly headers: HeaderList };
 
 type Settle = (verdict: Verdict) => void;
@@ -77,6 +77,9 @@ export function judge(
 
 // What the rest of the adapter takes from the engine's internal entry, named here only.
 export {
+  BODY_TOO_LARGE,
+  NOT_JSON,
+  pathOf,
   coversMethod,
   createEngine,
   guardRefusal,
@@ -93,6 +96,8 @@ export type {
   EngineOptions,
   EngineRequest,
   Generation,
+  McpGate,
+  MessageRewrite,
   Plan,
   TableEntry,
 } from '@authlayer/engine/internal';

@@ -39,13 +39,25 @@ export function isHandler(route: HonoRoute): boolean {
 }
 
 /**
+ * True for a function registered by a routing method (`app.get(path, fn)`, `app.on`): `app.use`
+ * registers for every method (`ALL`). Hono's WebSocket helpers (`upgradeWebSocket` of `hono/ws`,
+ * `@hono/node-ws`, Bun's, Deno's) take `next` (they pass a request that is no upgrade on) yet are
+ * a route's endpoint: a key names such a route too.
+ */
+export function isRouted(route: HonoRoute): boolean {
+  return isHandler(route) || route.method !== 'ALL';
+}
+
+/**
  * The route Hono matched for the request of `c`, and its index: the first matched handler in
- * registration order, the one Hono's compose reaches first (a handler must answer); `null` when
- * the request reaches no handler (Hono's 404).
+ * registration order, the one Hono's compose reaches first (a handler must answer); without one,
+ * the last function a routing method registered (a WebSocket helper's route); `null` when the
+ * request reaches neither (Hono's 404 behind `app.use` middleware).
  */
 export function routeOf(c: Context): { readonly route: HonoRoute; readonly index: number } | null {
   const routes = matchedRoutes(c) as readonly HonoRoute[];
-  const index = routes.findIndex(isHandler);
+  let index = routes.findIndex(isHandler);
+  if (index === -1) index = routes.findLastIndex((route) => route.method !== 'ALL');
   return index === -1 ? null : { route: routes[index]!, index };
 }
 
@@ -54,9 +66,9 @@ function namesRoute(entry: TableEntry, route: HonoRoute, method: string): boolea
   return entry.route.pattern === route.path && (route.method === 'ALL' || coversMethod(entry.route.method, method));
 }
 
-/** The `access` keys that name no handler route of `routes` (`app.routes`). */
+/** The `access` keys that name no route of `routes` (`app.routes`): a handler's, or a routing method's. */
 export function unnamedKeys(entries: readonly TableEntry[], routes: readonly HonoRoute[]): string[] {
-  const handlers = routes.filter(isHandler);
+  const handlers = routes.filter(isRouted);
   return entries
     .filter(
       (entry) =>

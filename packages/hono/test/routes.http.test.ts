@@ -55,6 +55,15 @@ describe('keys name the routes Hono registered', () => {
     expect(await status(`${url}/guarded`, 'GET', { 'X-API-Key': KEY })).toBe(403);
   });
 
+  it('a function a routing method registered that takes next (a WebSocket helper) is a route its key names', async () => {
+    const { app, auth, url } = await served({ 'GET /ws': 'deny' }, (app) => {
+      // The shape of `upgradeWebSocket(...)`: answers an upgrade, passes anything else on.
+      app.get('/ws', async (c, next) => (c.req.header('x-upgrade') === 'yes' ? c.text('up') : next()));
+    });
+    expect(auth.unmatchedRules(app)).toEqual([]);
+    expect(await status(`${url}/ws`, 'GET', { 'X-API-Key': KEY, 'X-Upgrade': 'yes' })).toBe(403);
+  });
+
   it('the first matching handler in registration order is the route: a key on a later one does not apply', async () => {
     const { url } = await served({ 'GET /items/:id': 'public', 'GET /items/special': 'deny' }, (app) => {
       app.get('/items/:id', answer);

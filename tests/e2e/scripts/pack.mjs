@@ -43,11 +43,13 @@ export function pnpmCommand() {
  * Runs `pnpm pack` in each public package (which rewrites `workspace:` ranges as publish does)
  * and puts the tarballs in `destination`. Fails when a package has not been built.
  * @param {string} destination an existing folder
+ * @param {readonly string[]} [names] only these packages (`@authlayer/hono`, ...); default: every one
  * @returns {{ name: string, version: string, dir: string, manifest: Record<string, unknown>, tarball: string, size: number }[]}
  */
-export function packPublicPackages(destination) {
+export function packPublicPackages(destination, names) {
   const [command, prefix] = pnpmCommand();
-  return publicPackages().map((pkg) => {
+  const wanted = publicPackages().filter((pkg) => names === undefined || names.includes(pkg.name));
+  return wanted.map((pkg) => {
     if (!existsSync(join(pkg.dir, 'dist'))) {
       throw new Error(`${pkg.name} has no dist/: build it first (pnpm build)`);
     }

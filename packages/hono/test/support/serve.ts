@@ -13,15 +13,21 @@ export interface ServedHono {
 }
 
 /**
- * `app.use(await authlayer(options))`, then the routes `routes` adds, then listening on port 0.
+ * `app.use(await authlayer(options))`, then the routes `routes` adds, then listening on port 0
+ * (`onServer` is handed the server first: `injectWebSocket`).
  * Closing ends the server's connections and the middleware's engine.
  */
-export async function serveHono(options: AuthlayerOptions, routes: (app: Hono, auth: AuthlayerMiddleware) => void) {
+export async function serveHono(
+  options: AuthlayerOptions,
+  routes: (app: Hono, auth: AuthlayerMiddleware) => void,
+  onServer?: (server: ServerType) => void,
+) {
   const app = new Hono();
   const auth = await authlayer(options);
   app.use(auth);
   routes(app, auth);
   const server: ServerType = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  onServer?.(server);
   if (!server.listening) await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
