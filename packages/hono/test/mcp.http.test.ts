@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseYaml } from '@authlayer/core';
 import { startTestIdentityProvider, type TestIdentityProvider } from '@authlayer/testkit';
-import { comparable } from '../../fastify/test/support/both.js';
-import { send, serveExpressMcp, serveHonoMcp, type McpApp, type Wire } from './support/mcp-apps.js';
+import { comparable, send, serveExpressMcp, serveHonoMcp, type McpApp, type Wire } from './support/mcp-apps.js';
 
 // MCP servers on Hono: the official SDK's web-standard transport behind `app.use(auth)`, and the
 // same server behind Express on the same config. Every request gets the same answer from both

@@ -119,3 +119,9 @@ export async function send(
   for await (const chunk of res) body += chunk as string;
   return { status: res.statusCode ?? 0, headers: res.headers, body };
 }
+
+/** A decision without what differs between two runs of the same request (its id and duration). */
+export function comparable(decision: AuthDecision) {
+  const { durationMs: _duration, requestId: _id, ...rest } = decision;
+  return rest;
+}
