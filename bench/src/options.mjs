@@ -17,7 +17,8 @@ const DEFAULTS = {
  */
 export function readOptions(argv = process.argv.slice(2), env = process.env) {
   const { values } = parseArgs({
-    args: argv,
+    // pnpm 10 hands `pnpm bench -- --quick` on with its `--`: skip it, as the help promises.
+    args: argv[0] === '--' ? argv.slice(1) : argv,
     allowPositionals: false,
     options: {
       quick: { type: 'boolean' },
