@@ -125,7 +125,7 @@ describe('reload.watch on an engine', () => {
     let told: (() => void) | null = null;
     engine = await createEngine(await loadConfig(file), {
       env: { ADMIN_KEY: KEYS.admin },
-      logger: { info() {}, warn() {}, error() {}, debug() {} },
+      logger: { info() {}, warn() {}, error() {} },
       onReload: (event) => {
         events.push(event);
         told?.();
