@@ -5,5 +5,5 @@ export default {
   // What the engine's own suite reaches, less about one point (a few branches depend on timing: a
   // socket closing first, a Redis reply); raise it as tests move here, toward core's. A run of one
   // file passes `--coverage=false`, as in core.
-  coverageThreshold: { global: { branches: 76, functions: 78, lines: 85, statements: 82 } },
+  coverageThreshold: { global: { branches: 81, functions: 86, lines: 92, statements: 89 } },
 };
