@@ -18,7 +18,7 @@ export async function importWithPeers<T>(
     if (missing === undefined) throw error;
     throw new ConfigError({
       path,
-      message: `needs the package ${missing}, which is not installed: install ${packages.join(' and ')} beside @authlayer/express`,
+      message: `needs the package ${missing}, which is not installed: install ${packages.join(' and ')} in the app (optional peers of @authlayer/engine, which every adapter uses)`,
     });
   }
 }

@@ -46,7 +46,7 @@ describe('loadRateLimits without its optional peers', () => {
   it.each(['rate-limiter-flexible', 'ioredis'])('names %s in a ConfigError at rate_limit', async (name) => {
     expect(await loadIn(moduleImporting(name, `export * from '${name}';\n`))).toEqual({
       name: 'ConfigError',
-      message: `rate_limit: needs the package ${name}, which is not installed: install rate-limiter-flexible and ioredis beside @authlayer/express`,
+      message: `rate_limit: needs the package ${name}, which is not installed: install rate-limiter-flexible and ioredis in the app (optional peers of @authlayer/engine, which every adapter uses)`,
     });
   });
 

@@ -96,7 +96,7 @@ describe('importWithPeers', () => {
       {
         name: 'ConfigError',
         message:
-          'revocation.store: needs the package ioredis, which is not installed: install ioredis beside @authlayer/express',
+          'revocation.store: needs the package ioredis, which is not installed: install ioredis in the app (optional peers of @authlayer/engine, which every adapter uses)',
       },
     );
     const broken = new Error('broken');

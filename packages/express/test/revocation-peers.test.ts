@@ -29,7 +29,7 @@ async function withoutIoredis(config: object, env: Record<string, string>) {
 
 const NEEDS = (path: string) => ({
   name: 'ConfigError',
-  message: `${path}: needs the package ioredis, which is not installed: install ioredis beside @authlayer/express`,
+  message: `${path}: needs the package ioredis, which is not installed: install ioredis in the app (optional peers of @authlayer/engine, which every adapter uses)`,
 });
 
 describe('revocation.store and cache_store without ioredis installed', () => {
