@@ -45,7 +45,7 @@ async function serve(narrow: boolean): Promise<string> {
     });
   }
   app.use(auth.access);
-  app.post('/mcp', serveNotes);
+  app.post('/mcp', (req, res) => serveNotes(req, res, req.body));
   app.use(errorHandler());
   return url;
 }
