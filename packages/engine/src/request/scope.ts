@@ -43,7 +43,7 @@ interface Held {
 
 /**
  * What the engine knows of one request while it is decided and answered: one object per request,
- * made by the adapter and kept beside its request (Express: a symbol property; Fastify: a
+ * made by the adapter and kept beside its request (Express: in `res.locals`; Fastify: a
  * decoration), instead of tables keyed by the request. It holds the `access` plan to check once the
  * caller is known, why `auth.optional` let the request through anonymously, the decision's span,
  * and the decision itself while it waits for the answer.
