@@ -12,7 +12,7 @@ import {
 import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { Readable } from 'node:stream';
 import type { FastifyPort } from './answer.js';
-import { newScope, scopeOf } from './scope.js';
+import { generationFor, newScope, scopeOf } from './scope.js';
 
 // MCP servers on Fastify: a POST to `mcp.endpoint` or below it (a route registered there, or a
 // wildcard such as `/mcp/*`) has its body read in `preParsing` (at most `mcp.max_body_bytes`: 413;
@@ -43,7 +43,7 @@ function gateOf(generation: Generation, request: FastifyRequest): McpGate | null
  */
 export function addMcpHostCheck(app: FastifyInstance, current: () => Generation, port: FastifyPort): void {
   app.addHook('onRequest', (request, reply, done) => {
-    const { mcp } = current();
+    const { mcp } = generationFor(request, current);
     if (mcp === null || !covered(mcp, request)) return done();
     let answer: ReturnType<McpGate['refuseForeign']>;
     try {
@@ -63,7 +63,7 @@ const NOT_ON: HookHandlerDoneFunction = () => undefined;
 /** Adds the two hooks; `current` is the serving generation. */
 export function addMcpHooks(app: FastifyInstance, current: () => Generation, port: FastifyPort): void {
   app.addHook('preParsing', (request, reply, payload, done) => {
-    const gate = gateOf(current(), request);
+    const gate = gateOf(generationFor(request, current), request);
     if (gate === null) return done(null, payload);
     if (Number(request.headers['content-length']) > gate.maxBodyBytes)
       return refuseThrough(port, request, reply, NOT_ON, BODY_TOO_LARGE);
@@ -80,7 +80,7 @@ export function addMcpHooks(app: FastifyInstance, current: () => Generation, por
   });
 
   app.addHook('preValidation', (request, reply, done) => {
-    const gate = gateOf(current(), request);
+    const gate = gateOf(generationFor(request, current), request);
     if (gate === null) return done();
     let verdict: ReturnType<McpGate['judge']>;
     let rewrite: ReturnType<McpGate['listRewrite']> = null;

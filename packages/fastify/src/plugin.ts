@@ -22,7 +22,7 @@ import { createPort } from './answer.js';
 import { RouteBook } from './route-book.js';
 import { createOnRequest } from './request.js';
 import { planOfRequest, routePlanOf, unnamedKeys, unnamedKeysError } from './routes.js';
-import { SCOPE } from './scope.js';
+import { GENERATION, SCOPE } from './scope.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -132,6 +132,7 @@ const plugin: FastifyPluginAsync<AuthlayerOptions> = async (app, options) => {
 
   app.decorateRequest('auth', undefined);
   app.decorateRequest(SCOPE, null);
+  app.decorateRequest(GENERATION, null);
   serveMetadata(app, current);
 
   const port = createPort(logger);
