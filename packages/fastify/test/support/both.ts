@@ -105,34 +105,3 @@ export async function serveFastify(
     },
   } satisfies Served & { app: FastifyInstance };
 }
-
-/** What a client sees of an answer that the adapters must agree on, byte for byte. */
-export interface Seen {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string | null>>;
-  readonly body: string;
-}
-
-const COMPARED = ['www-authenticate', 'retry-after', 'ratelimit', 'ratelimit-policy', 'content-type'] as const;
-
-/** Sends one request and keeps what the adapters must agree on. */
-export async function see(
-  base: string,
-  method: string,
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<Seen> {
-  const res = await fetch(base + path, { method, headers });
-  const body = await res.text();
-  return {
-    status: res.status,
-    headers: Object.fromEntries(COMPARED.map((name) => [name, res.headers.get(name)])),
-    body,
-  };
-}
-
-/** A decision without what differs by nature between two runs (its duration, the request's id). */
-export function comparable(decision: AuthDecision) {
-  const { durationMs: _duration, requestId: _id, ...rest } = decision;
-  return rest;
-}
