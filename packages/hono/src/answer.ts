@@ -1,4 +1,5 @@
 import type { Logger } from '@authlayer/core';
+import { INTERNAL_ANSWER, answerJson } from '@authlayer/engine/internal';
 import { kindOf, type Answer } from './request.js';
 
 /** The content type of the contract's error body, as Express's `res.json` writes it. */
@@ -18,17 +19,14 @@ export function responseOf(answer: Answer, headers: HeaderList = []): Response {
   for (const [name, value] of headers) out.set(name, value);
   for (const [name, value] of answer.headers) out.set(name, value);
   out.set('Content-Type', JSON_TYPE);
-  return new Response(JSON.stringify(answer.body ?? { error: answer.code, message: answer.message }), {
+  return new Response(answerJson(answer), {
     status: answer.status,
     headers: out,
   });
 }
 
-/** 500 `internal`: what Express's `errorHandler` answers when an `onDecision` listener threw. */
-const INTERNAL: Answer = Object.freeze({ status: 500, headers: [], code: 'internal', message: 'internal error' });
-
 /** An `onDecision` listener threw: one `error` line (never the error's message), and the 500. */
 export function failed(logger: Logger, error: unknown): Response {
   logger.error(`the onDecision listener failed (${kindOf(error)})`);
-  return responseOf(INTERNAL);
+  return responseOf(INTERNAL_ANSWER);
 }
