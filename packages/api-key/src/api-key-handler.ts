@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import {
   AuthError,
   ConfigError,
@@ -8,7 +9,6 @@ import {
   fromAuthenticateNow,
   readBearerToken,
   soleHeaderValue,
-  type AuthConfig,
   type AuthContext,
   type AuthFailure,
   type ClientLimits,
@@ -22,6 +22,7 @@ import {
 } from '@authlayer/core';
 import { describeKeys, startOfDay, summarizeKeys, warnAboutKeys } from './describe-keys.js';
 import { readExpectedKeys, type ExpectedKey } from './expected-keys.js';
+import { apiKeysOf, type ApiKeysConfig } from './config/api-keys-section.js';
 import { isChecksummedKey } from './checksummed-key.js';
 import { createKeyTable } from './key-table.js';
 import { presentedKeyOf } from './read-presented-key.js';
@@ -57,16 +58,17 @@ type Refusal = (typeof REFUSALS)[number];
  *   { env: process.env, logger: console });
  */
 export const createApiKeyHandler: CreateHandler = async (config, deps) => {
-  if (!config.apiKeys.enabled) {
+  const settings = apiKeysOf(config, deps);
+  if (!settings.enabled) {
     deps.logger.warn('auth.api_keys.enabled is false: API key mode is off and requests are NOT authenticated');
     return createNoAuthHandler();
   }
   const now = deps.now ?? Date.now;
-  const { header, allowBearer, rotationDays } = config.apiKeys;
-  const expected = readExpectedKeys(config, deps.env);
+  const { header, allowBearer, rotationDays } = settings;
+  const expected = readExpectedKeys(settings, deps.env);
   const permissionsOf = createPermissionResolver(config.roles);
   const identities = identitiesOf(expected, permissionsOf);
-  const checksummed = config.apiKeys.format === 'checksummed' ? checksummedPrefixes(config, expected) : null;
+  const checksummed = settings.format === 'checksummed' ? checksummedPrefixes(settings, expected) : null;
   const newest = newestCreated(expected);
   const table = createKeyTable(
     expected.map((key) => ({ sha256: key.sha256, value: matchOf(key, identities, newest) })),
@@ -130,7 +132,8 @@ export const createApiKeyHandler: CreateHandler = async (config, deps) => {
       return allowBearer && readBearerToken(request).kind !== 'absent' ? 'possible' : undefined;
     },
     credentialHeaders: [headerName],
-    summary: () => summarizeKeys(expected, config.apiKeys),
+    keyFiles: keyFilesOf(settings),
+    summary: () => summarizeKeys(expected, settings),
     securitySchemes: () => securitySchemesOf(header, allowBearer),
     limitsOf: (context) => limits.get(context),
     // Its userId is a configured client's name (refused: none), so a metric may label by it.
@@ -199,10 +202,10 @@ function limitsOf(
  * @throws ConfigError naming each key that is not checksummed, or of a prefix not listed (never the key)
  */
 function checksummedPrefixes(
-  config: AuthConfig,
+  settings: ApiKeysConfig,
   expected: readonly ExpectedKey[],
 ): { readonly prefixes: ReadonlySet<string> | null } {
-  const listed = config.apiKeys.keyPrefixes;
+  const listed = settings.keyPrefixes;
   const issues: ConfigIssue[] = [];
   for (const key of expected) {
     if (!isPlain(key)) continue;
@@ -239,4 +242,10 @@ function securitySchemesOf(header: string, allowBearer: boolean): SecurityScheme
   };
   if (!allowBearer) return [inHeader];
   return [inHeader, { name: 'BearerAuth', type: 'http', scheme: 'bearer', description: 'API key as a Bearer token' }];
+}
+
+/** The files the section names for key material, absolute, each once (what `reload.watch` watches). */
+function keyFilesOf({ keyFile, keysFile, keys }: ApiKeysConfig): string[] {
+  const files = [keyFile, keysFile, ...(keys ?? []).flatMap((entry) => [entry.keyFile, entry.hashFile])];
+  return [...new Set(files.filter((file): file is string => file !== null).map((file) => resolve(file)))];
 }

@@ -1,15 +1,7 @@
-import {
-  ConfigError,
-  apiKeyVariable,
-  isConfigError,
-  readApiKeysFile,
-  readSecretFile,
-  type ApiKeyEntryConfig,
-  type AuthConfig,
-  type ConfigIssue,
-  type HandlerDeps,
-} from '@authlayer/core';
+import { ConfigError, isConfigError, readSecretFile, type AuthConfig, type ConfigIssue, type HandlerDeps } from '@authlayer/core';
 import { resolve } from 'node:path';
+import { apiKeysOf, apiKeyVariable, type ApiKeyEntryConfig, type ApiKeysConfig } from './config/api-keys-section.js';
+import { readApiKeysFile } from './config/keys-file.js';
 import { isChecksummedKey, prefixOf } from './checksummed-key.js';
 import { sha256Of } from './key-table.js';
 
@@ -41,7 +33,7 @@ export interface ExpectedKey {
  * `prefix` is set (prefix `prod` reads `PROD_API_KEY`). Not used when `keys` is set.
  */
 export function expectedKeyVariable(config: AuthConfig): string {
-  return apiKeyVariable(config);
+  return apiKeyVariable(apiKeysOf(config, {}));
 }
 
 /**
@@ -52,10 +44,10 @@ export function expectedKeyVariable(config: AuthConfig): string {
  * @throws ConfigError listing every unset or unusable variable or file by name (never its
  *   value), every digest that is not 64 hex digits, and every key held by two entries (naming both).
  */
-export function readExpectedKeys(config: AuthConfig, env: HandlerDeps['env']): ExpectedKey[] {
-  const { keys, prefix, keyFile, keysFile } = config.apiKeys;
+export function readExpectedKeys(settings: ApiKeysConfig, env: HandlerDeps['env']): ExpectedKey[] {
+  const { keys, prefix, keyFile, keysFile } = settings;
   if (keys === null) {
-    const variable = keyFile ?? expectedKeyVariable(config);
+    const variable = keyFile ?? apiKeyVariable(settings);
     const path =
       keyFile !== null ? 'auth.api_keys.key_file' : `auth.api_keys.${prefix === null ? 'env_var' : 'prefix'}`;
     const source = keyFile === null ? 'env_var' : 'key_file';

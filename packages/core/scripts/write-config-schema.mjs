@@ -2,7 +2,7 @@
 // Build step: writes dist/config.schema.json, the JSON Schema of the config file, from the one
 // zod schema (`configSchema`) that parseAuthConfig uses, so the two are never written twice.
 // Runs after tsc (it imports the compiled schema). Shipped as `@authlayer/core/config.schema.json`.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ACCESS_KEY_NAMES } from '../dist/config/access-schema.js';
 import { configSchema } from '../dist/config/config-schema.js';
@@ -19,6 +19,15 @@ generated.properties.auth.additionalProperties = {
   type: 'object',
   description: 'the section of a mode package that auth.mode names (checked by that package at start-up)',
 };
+// The mode packages' sections (core names none): each package of the repository that has a
+// config.section.schema.json (its build writes it; committed) gives `auth.<section>`.
+const packages = new URL('../../', import.meta.url);
+for (const name of readdirSync(packages).sort()) {
+  const file = new URL(`${name}/config.section.schema.json`, packages);
+  if (!existsSync(file)) continue;
+  const { section, schema } = JSON.parse(readFileSync(file, 'utf8'));
+  generated.properties.auth.properties[section] = schema;
+}
 const { $schema, ...rest } = generated;
 const schema = {
   $schema,

@@ -139,6 +139,11 @@ export interface AuthHandler {
    */
   readonly credentialHeaders?: readonly string[];
   /**
+   * Optional: the files this mode reads key material from (absolute paths): with `reload.watch`,
+   * a change to one of them reloads the config, as a change to the config file does.
+   */
+  readonly keyFiles?: readonly string[];
+  /**
    * Optional: where this mode takes its key material from, for the start-up line: variable names
    * and URLs with user info and query values redacted, never a value.
    * Example: `environment variable SERVICE_API_KEY`.

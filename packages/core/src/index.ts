@@ -51,9 +51,6 @@ export { createPermissionResolver } from './role-permissions.js';
 export type { PermissionResolver } from './role-permissions.js';
 export type {
   AuthConfig,
-  ApiKeyEntryConfig,
-  ApiKeysConfig,
-  ApiKeyQuota,
   ClaimsConfig,
   ConstraintMode,
   JwtConfig,
@@ -113,11 +110,8 @@ export {
 } from './config/defaults.js';
 export type { AuthMode, DpopAlgorithm, JwtAlgorithm, KnownAuthMode, OAuth2AuthMethod } from './config/defaults.js';
 export { isKnownAuthMode } from './config/mode-name.js';
-export { apiKeyVariable } from './config/sections/api-keys.js';
 export { loadConfig, parseYaml } from './config/load-config-file.js';
 export { readSecretFile } from './config/read-secret-file.js';
-export { readApiKeysFile } from './config/api-keys-file.js';
-export type { ApiKeyFileEntry } from './config/api-keys-file.js';
 export {
   assertModeConfig,
   isParsedAuthConfig,

@@ -19,5 +19,6 @@ export { inSpan, startDecisionSpan, withSpan } from './tracing.js';
 export { defaultSectionKey, isExternalModeName } from './config/mode-name.js';
 export { knownFields, suggestField } from './config/suggest-field.js';
 export { sectionSchema } from './config/section-schema.js';
+export { envVarName, filePath, NAME_MAX_LENGTH } from './config/fields.js';
 export type { SectionSchema, SectionSchemaIssue } from './config/section-schema.js';
 export { clockLeewayOf } from './auth-context.js';

@@ -3,6 +3,7 @@ import {
   loadConfig,
   parseAuthConfig,
   type AuthConfig,
+  type AuthHandler,
   type HandlerDeps,
   type HandlerDescription,
   type HandlerObserver,
@@ -238,7 +239,8 @@ function createSwap(first: Generation, firstSource: string | null, deps: SwapDep
     watch = null;
     if (!current.config.reload.watch || source === null) return;
     // A failed reload from a watch was logged and counted already.
-    watch = watchFiles([source, ...keyFilesOf(current.config)], () => void reload().catch(() => undefined));
+    const files = [source, ...keyFilesOf(current.config), ...current.loaded.handlers.flatMap(keyFilesOfHandler)];
+    watch = watchFiles([...new Set(files)], () => void reload().catch(() => undefined));
   }
   rewatch();
   return {
@@ -255,3 +257,5 @@ function sourceOrThrow(source: string | null): string {
     throw new TypeError('auth.reload() needs a config: the serving one was not read from a file by loadConfig');
   return source;
 }
+
+const keyFilesOfHandler = (handler: AuthHandler): readonly string[] => handler.keyFiles ?? [];

@@ -87,7 +87,7 @@ export async function loadModeHandler(
   importModule: ImportModule = importByName,
 ): Promise<LoadedMode> {
   const factories = await importFactories(config, deps, importModule);
-  const sections = await checkSections(config, factories);
+  const sections = await checkSections(config, factories, importModule);
   const handlers: AuthHandler[] = [];
   for (const [index, { createHandler }] of factories.entries()) {
     const section = sections[index];
@@ -160,44 +160,68 @@ const NO_SECTION = Symbol('no section');
 
 /**
  * Each loaded package's section, checked by its own `configSchema` (in the order of `factories`;
- * {@link NO_SECTION} for a mode whose section is core's). A key of `config.modeSections` that no
- * listed mode reads is refused as an unknown field; a missing package's key (its default) is left
- * alone, as its package would read it.
+ * {@link NO_SECTION} for a mode whose section is core's). A key that no listed mode reads may be
+ * the section of a spec mode the config does not list (`api_keys` kept beside `mode: jwt`, for a
+ * switch back): that mode's package, when installed, checks it. Any other key is refused as an
+ * unknown field, unless a listed package is missing (its section key is then unknown: left alone,
+ * under the fallback's loud warning).
  *
  * @throws ConfigError naming every issue, at `auth.<section>.<path>`
  */
-async function checkSections(config: AuthConfig, modules: readonly LoadedModule[]): Promise<unknown[]> {
+async function checkSections(
+  config: AuthConfig,
+  modules: readonly LoadedModule[],
+  importModule: ImportModule,
+): Promise<unknown[]> {
   const raw = config.modeSections ?? {};
   const issues: { path: string; message: string }[] = [];
-  const claimed = new Set(
-    config.modes.filter((mode) => !modules.some((module) => module.mode === mode)).map(defaultSectionKey),
-  );
+  const claimed = new Set<string>();
   const sections: unknown[] = [];
   for (const module of modules) {
     const key = module.section ?? defaultSectionKey(module.mode);
     claimed.add(key);
-    if (module.configSchema === undefined) {
-      sections.push(key in raw ? raw[key] : NO_SECTION);
-      continue;
-    }
-    const result = await module.configSchema['~standard'].validate(raw[key]);
-    if (result.issues === undefined) sections.push(result.value);
-    else {
-      sections.push(NO_SECTION);
-      for (const issue of result.issues)
-        issues.push({ path: sectionPath(key, issue.path ?? []), message: issue.message });
-    }
+    const checked = await checkSection(module, key, raw[key]);
+    sections.push(checked.value);
+    issues.push(...checked.issues);
   }
-  const known = knownFields(configSchema, ['auth']);
-  for (const key of Object.keys(raw).filter((key) => !claimed.has(key))) {
-    const suggestion = suggestField(key, [...known, ...claimed]);
-    issues.push({
-      path: `auth.${key}`,
-      message: suggestion === undefined ? 'unknown field' : `unknown field (did you mean ${suggestion}?)`,
-    });
+  const unclaimed = Object.keys(raw).filter((key) => !claimed.has(key));
+  if (unclaimed.length > 0 && modules.length === config.modes.length) {
+    const others = await unlistedModules(config, importModule);
+    const known = [...knownFields(configSchema, ['auth']), ...claimed];
+    for (const key of unclaimed) {
+      const owner = others.find((module) => module.section === key);
+      if (owner !== undefined) issues.push(...(await checkSection(owner, key, raw[key])).issues);
+      else issues.push({ path: `auth.${key}`, message: unknownField(key, [...known, ...others.flatMap(sectionOf)]) });
+    }
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return sections;
+}
+
+async function checkSection(
+  module: ModeModule,
+  key: string,
+  raw: unknown,
+): Promise<{ value: unknown; issues: { path: string; message: string }[] }> {
+  if (module.configSchema === undefined) return { value: raw === undefined ? NO_SECTION : raw, issues: [] };
+  const result = await module.configSchema['~standard'].validate(raw);
+  if (result.issues === undefined) return { value: result.value, issues: [] };
+  const issues = result.issues.map((issue) => ({ path: sectionPath(key, issue.path ?? []), message: issue.message }));
+  return { value: NO_SECTION, issues };
+}
+
+/** The installed packages of the spec's modes that `auth.mode` does not list. */
+async function unlistedModules(config: AuthConfig, importModule: ImportModule): Promise<ModeModule[]> {
+  const modes = AUTH_MODES.filter((mode) => !config.modes.includes(mode));
+  const loaded = await Promise.all(modes.map((mode) => importFactory(mode, importModule).catch(() => undefined)));
+  return loaded.filter((module): module is ModeModule => module !== undefined);
+}
+
+const sectionOf = (module: ModeModule): string[] => (module.section === undefined ? [] : [module.section]);
+
+function unknownField(key: string, known: readonly string[]): string {
+  const suggestion = suggestField(key, known);
+  return suggestion === undefined ? 'unknown field' : `unknown field (did you mean ${suggestion}?)`;
 }
 
 /** `auth.hmac.keys[0].secret_env`, as core writes a config path. */

@@ -1,4 +1,4 @@
-import { DEFAULTS, type AuthConfig, type AuthHandler, type Logger } from '@authlayer/core';
+import type { AuthConfig, AuthHandler, Logger } from '@authlayer/core';
 
 /** The logger used when none is given: one line per message on stderr, prefixed `[authlayer]`. */
 export const consoleLogger: Logger = Object.freeze({
@@ -10,8 +10,8 @@ export const consoleLogger: Logger = Object.freeze({
 /**
  * What {@link secretHeaders} reads the credential headers from: a handler (its own
  * `credentialHeaders`; a combined handler has every mode's), something that holds the serving
- * handler and config (the middleware: `secretHeaders(auth)`), or a config alone (older callers:
- * it knows only `auth.api_keys.header`, not the headers of a mode package outside this repo).
+ * handler and config (the middleware: `secretHeaders(auth)`), or a config alone (before any
+ * handler is made: a mode section's `header` field as written, such as `auth.api_keys.header`).
  */
 export type SecretHeaderSource =
   | Pick<AuthHandler, 'credentialHeaders'>
@@ -20,7 +20,7 @@ export type SecretHeaderSource =
 
 // Never logged, whatever the modes: the standard credential headers, and the default API key
 // header, which clients send out of habit even when another one is configured (or none is).
-const ALWAYS = ['authorization', 'proxy-authorization', 'cookie', DEFAULTS.apiKeys.header];
+const ALWAYS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key'];
 
 /**
  * The request headers that no log line may hold, in lower case: `authorization`,
@@ -38,6 +38,14 @@ export function secretHeaders(...sources: readonly SecretHeaderSource[]): string
 
 function headersOf(source: SecretHeaderSource): readonly string[] {
   if ('handler' in source) return [...headersOf(source.handler), ...(source.config ? headersOf(source.config) : [])];
-  if ('apiKeys' in source) return [source.apiKeys.header];
+  if ('modes' in source) return writtenHeaders(source);
   return source.credentialHeaders ?? [];
+}
+
+/** Each mode section's `header` as written: unchecked yet, so only a string counts. */
+function writtenHeaders(config: AuthConfig): string[] {
+  return Object.values(config.modeSections ?? {}).flatMap((section) => {
+    const header = (section as { header?: unknown } | null)?.header;
+    return typeof header === 'string' ? [header] : [];
+  });
 }

@@ -61,7 +61,7 @@ describe('createAuthMiddleware', () => {
     const { auth } = await userApp({ auth: { mode: 'api_key', api_keys: { header: 'X-Key', allow_bearer: false } } });
     expect(auth.mode).toBe('api_key');
     expect(auth.method).toBe('api_key');
-    expect(auth.config.apiKeys).toMatchObject({ header: 'X-Key', allowBearer: false });
+    expect(auth.config.modeSections).toEqual({ api_keys: { header: 'X-Key', allow_bearer: false } });
   });
 
   it('accepts a config already parsed, and rejects a bad one with the field path', async () => {

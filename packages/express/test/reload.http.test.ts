@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig, type AuthHandler, type CreateHandler } from '@authlayer/core';
+import { ConfigError, loadConfig, type AuthConfig, type AuthHandler, type CreateHandler } from '@authlayer/core';
 import { createCaptureLogger, createSigningKey, mintToken, startJwksServer } from '@authlayer/testkit';
 import express from 'express';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createAuthMiddleware, type AuthMiddlewareOptions, type ReloadEvent } from '../src/index.js';
+
+/** The variable of the first entry of `auth.api_keys.keys`, as the config file wrote it. */
+const firstKeyVariable = (config: AuthConfig): string | undefined =>
+  (config.modeSections?.api_keys as { keys?: { env_var?: string }[] } | undefined)?.keys?.[0]?.env_var;
 
 // auth.reload() (contract, "Live changes without a restart"): check everything first, then swap.
 const OLD = 'old-key-0123456789abcdef';
@@ -54,7 +58,7 @@ describe('auth.reload(config)', () => {
     expect([await status(NEW), await status(OLD)]).toEqual([200, 401]);
     expect(events).toEqual([{ result: 'ok', generation: 2 }]);
     expect(logger.lines).toContainEqual({ level: 'info', message: 'config reloaded: generation 2 serves' });
-    expect(auth.config.apiKeys.keys?.[0]?.envVar).toBe('NEW_KEY');
+    expect(firstKeyVariable(auth.config)).toBe('NEW_KEY');
     await auth.close();
   });
 
@@ -99,7 +103,7 @@ describe('auth.reload(config)', () => {
         };
         return slow;
       };
-      return { createHandler };
+      return { ...real, createHandler };
     };
     const { auth, app, status } = await setUp(withKey('OLD_KEY'), { importModule });
     const started = request(app).get('/me').set('X-API-Key', OLD).set('X-Slow', '1');
@@ -116,7 +120,7 @@ describe('auth.reload(config)', () => {
     const { auth, events } = await setUp(withKey('OLD_KEY'));
     await Promise.all([auth.reload(withKey('NEW_KEY')), auth.reload(withKey('OLD_KEY'))]);
     expect(events.map((event) => event.generation)).toEqual([2, 3]);
-    expect(auth.config.apiKeys.keys?.[0]?.envVar).toBe('OLD_KEY');
+    expect(firstKeyVariable(auth.config)).toBe('OLD_KEY');
     await auth.close();
   });
 
@@ -124,7 +128,7 @@ describe('auth.reload(config)', () => {
     const limited = withKey('OLD_KEY', { rate_limit: { requests_per_minute: 100 } });
     const { auth, logger } = await setUp(limited, {
       checkReload: ({ config }) => {
-        if (config.apiKeys.keys?.[0]?.envVar === 'NEW_KEY') throw new ConfigError({ path: 'access', message: 'no' });
+        if (firstKeyVariable(config) === 'NEW_KEY') throw new ConfigError({ path: 'access', message: 'no' });
       },
     });
     await auth.reload(withKey('OLD_KEY', { rate_limit: { requests_per_minute: 1 } }));
@@ -224,7 +228,7 @@ describe('what the middleware says follows the serving config', () => {
     const prepared: string[] = [];
     const { auth, app } = await setUp(withKey('OLD_KEY'), {
       prepare: (config) => {
-        prepared.push(config.apiKeys.keys?.[0]?.envVar ?? '');
+        prepared.push(firstKeyVariable(config) ?? '');
         return config;
       },
     });

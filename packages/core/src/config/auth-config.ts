@@ -1,6 +1,5 @@
 import type { AccessPolicy, AccessValue, Fallback } from './access-schema.js';
 import type { AuthMode } from './defaults.js';
-import type { ApiKeysConfig } from './sections/api-keys.js';
 import type { JwtConfig } from './sections/jwt.js';
 import type { OAuth2Config } from './sections/oauth2.js';
 import type { ForwardAuthConfig } from './sections/forward-auth.js';
@@ -12,7 +11,6 @@ import type { RevocationConfig } from './sections/revocation.js';
 import type { RoleConfig } from './sections/roles.js';
 import type { TlsConfig } from './sections/tls.js';
 
-export type { ApiKeyEntryConfig, ApiKeyQuota, ApiKeysConfig } from './sections/api-keys.js';
 export type { ClaimsConfig } from './sections/claims.js';
 export type { JwtConfig, JwtProviderConfig } from './sections/jwt.js';
 export type { OAuth2Config } from './sections/oauth2.js';
@@ -37,7 +35,6 @@ export interface AuthConfig {
   readonly modes: readonly AuthMode[];
   /** `auth.fallback`: `no_auth` (default, the spec's) or `refuse` (a missing mode package stops start-up). */
   readonly fallback: Fallback;
-  readonly apiKeys: ApiKeysConfig;
   readonly jwt: JwtConfig;
   readonly oauth2: OAuth2Config;
   readonly roles: readonly RoleConfig[];

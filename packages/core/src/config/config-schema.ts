@@ -4,7 +4,6 @@ import { isMcpKey } from './mcp-key.js';
 import { DEFAULTS } from './defaults.js';
 import { modeSchema } from './mode-name.js';
 import type { SectionIssue } from './fields.js';
-import { apiKeysIssues, apiKeysSchema } from './sections/api-keys.js';
 import { jwtIssues, jwtSchema, toJwtConfig } from './sections/jwt.js';
 import { oauth2Issues, oauth2Schema, toOAuth2Config } from './sections/oauth2.js';
 import { forwardAuthSchema } from './sections/forward-auth.js';
@@ -30,7 +29,6 @@ export const configSchema = z
       // The list first: an empty list is a list that is too short, not a bad mode name.
       mode: z.union([z.array(modeSchema).min(1, 'must list at least one mode'), modeSchema]).default(DEFAULTS.mode),
       fallback: fallbackSchema,
-      api_keys: apiKeysSchema,
       jwt: jwtSchema,
       oauth2: oauth2Schema,
     }),
@@ -52,11 +50,9 @@ export const configSchema = z
     const issues: SectionIssue[] = [
       ...jwt,
       ...oauth2Issues(toOAuth2Config(config.auth.oauth2), modes.includes('oauth2')),
-      ...apiKeysIssues(config.auth.api_keys),
       ...rolesIssues(config.roles),
       ...scopesIssues(config.scopes),
       ...tlsIssues(toTlsConfig(config.tls)),
-      ...clientLimitIssues(config.auth.api_keys.keys ?? [], config.rate_limit !== null),
       ...accessIssues(config.access, [config.auth.mode].flat()).map(({ path, message }) => ({
         path: ['access', ...path],
         message,
@@ -80,22 +76,6 @@ function namesPost(keys: readonly string[], path: string): boolean {
       return false;
     }
   });
-}
-
-/** A client's own limits are counted on `rate_limit`'s store: without one they would count nothing. */
-function clientLimitIssues(
-  keys: readonly { requests_per_minute?: number | undefined; quota?: unknown }[],
-  rateLimited: boolean,
-): SectionIssue[] {
-  if (rateLimited) return [];
-  return keys.flatMap((entry, index) =>
-    (['requests_per_minute', 'quota'] as const)
-      .filter((field) => entry[field] != null)
-      .map((field) => ({
-        path: ['auth', 'api_keys', 'keys', index, field],
-        message: "needs the top-level rate_limit (its store counts the client's requests)",
-      })),
-  );
 }
 
 /** The config file as the schema reads it. */

@@ -53,14 +53,6 @@ export type OAuth2AuthMethod = (typeof OAUTH2_AUTH_METHODS)[number];
 /** The spec's defaults, in one place. */
 export const DEFAULTS = Object.freeze({
   mode: 'api_key' as AuthMode,
-  apiKeys: Object.freeze({
-    envVar: 'SERVICE_API_KEY',
-    prefix: null,
-    header: 'X-API-Key',
-    allowBearer: true,
-    enabled: true,
-    rotationDays: 30,
-  }),
   jwt: Object.freeze({
     jwksUrl: null,
     publicKeyEnv: null,

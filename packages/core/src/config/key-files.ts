@@ -6,11 +6,8 @@ import type { AuthConfig } from './auth-config.js';
  * watches beside the config file itself.
  */
 export function keyFilesOf(config: AuthConfig): string[] {
-  const { apiKeys, jwt, oauth2 } = config;
+  const { jwt, oauth2 } = config;
   const files = [
-    apiKeys.keyFile,
-    apiKeys.keysFile,
-    ...(apiKeys.keys ?? []).flatMap((entry) => [entry.keyFile, entry.hashFile]),
     jwt.publicKeyFile,
     ...jwt.providers.map((provider) => provider.publicKeyFile),
     oauth2.clientSecretFile,

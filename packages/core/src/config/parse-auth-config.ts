@@ -1,12 +1,11 @@
 import type { AuthConfig } from './auth-config.js';
 import type { AuthMode, KnownAuthMode } from './defaults.js';
-import { isExternalModeName, isKnownAuthMode } from './mode-name.js';
+import { isKnownAuthMode } from './mode-name.js';
 import { compileRouteKey, toAccessConfig, type AccessValue } from './access-schema.js';
 import { ConfigError, shownInError, type ConfigIssue } from './config-error.js';
 import { configSchema, type RawConfigOutput } from './config-schema.js';
 import { describeIssues, formatPath } from './config-issues.js';
 import type { SectionIssue } from './fields.js';
-import { toApiKeysConfig } from './sections/api-keys.js';
 import { jwtIssues, toJwtConfig } from './sections/jwt.js';
 import { oauth2Issues, toOAuth2Config } from './sections/oauth2.js';
 import { toForwardAuthConfig } from './sections/forward-auth.js';
@@ -30,7 +29,7 @@ const PARSED = Symbol.for('authlayer.config');
  *   `auth.api_keys.header: must be at most 64 characters; auth.jwt.leeway_seconds: must be 0 to 300`
  * @example
  * const config = parseAuthConfig({ auth: { mode: 'api_key', api_keys: { env_var: 'MY_KEY' } } });
- * config.apiKeys.header; // 'X-API-Key'
+ * config.modeSections?.api_keys; // { env_var: 'MY_KEY' }, checked by @authlayer/api-key when it loads
  */
 export function parseAuthConfig(raw: unknown): AuthConfig {
   const { known, modeSections } = splitModeSections(raw);
@@ -43,16 +42,13 @@ export function parseAuthConfig(raw: unknown): AuthConfig {
 }
 
 /**
- * When `auth.mode` names a mode package outside this repository, the `auth` keys core does not
- * know are that package's section (`auth.hmac`): kept as written, for the package to check when
- * the engine loads it (an unknown key that no loaded package reads is refused then). Without such
- * a mode, every `auth` key is core's to check, and an unknown one is refused here.
+ * The `auth` keys core does not know are mode packages' sections (`auth.api_keys`, `auth.hmac`):
+ * kept as written, for each package to check with its own schema when the engine loads it. Core
+ * names no mode's section; a key that no mode package reads is refused then, as an unknown field.
  */
 function splitModeSections(raw: unknown): { known: unknown; modeSections: Record<string, unknown> } {
   const auth = (raw as { auth?: unknown } | null)?.auth;
   if (typeof auth !== 'object' || auth === null || Array.isArray(auth)) return { known: raw, modeSections: {} };
-  const mode = (auth as { mode?: unknown }).mode;
-  if (![mode].flat().some(isExternalModeName)) return { known: raw, modeSections: {} };
   const coreKeys = knownFields(configSchema, ['auth']);
   const entries = Object.entries(auth);
   const modeSections = Object.fromEntries(entries.filter(([key]) => !coreKeys.includes(key)));
@@ -108,7 +104,6 @@ function toAuthConfig(
     mode: modes[0] as AuthMode,
     modes,
     fallback: auth.fallback,
-    apiKeys: toApiKeysConfig(auth.api_keys),
     jwt: bound(toJwtConfig(auth.jwt)),
     oauth2: bound(toOAuth2Config(auth.oauth2)),
     roles: toRolesConfig(roles),

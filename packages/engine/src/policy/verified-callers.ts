@@ -1,7 +1,6 @@
 import {
   AuthError,
   apiKeyChallenge,
-  apiKeyVariable,
   bearerError,
   createAuthContext,
   createClaimsMapper,
@@ -13,8 +12,18 @@ import {
   type AuthHandler,
   type AuthMode,
   type AuthRequest,
+  type HandlerDeps,
 } from '@authlayer/core';
 import { modePackageName, type ImportModule } from '../load-mode.js';
+
+/** What the stand-in reads of `auth.api_keys` as @authlayer/api-key checked it (`deps.section`). */
+interface ApiKeySection {
+  readonly header: string;
+  readonly allowBearer: boolean;
+  readonly envVar: string;
+  readonly prefix: string | null;
+  readonly keys: readonly { name: string; roles: readonly string[]; tenantId: string | null }[] | null;
+}
 
 // A caller "taken as verified": the context its mode would have produced, made by the mode's own
 // mapping (the API key's configured client; the token modes' claims mapping), without its secret.
@@ -39,8 +48,13 @@ const TICKET = 'authlayer-policy-test.';
 /** The tickets of one evaluator: the context of each caller, and where its request carries it. */
 export class VerifiedCallers {
   private readonly contexts = new Map<string, AuthContext>();
+  /** Each mode's section as its own package checked it, when it has one (set as the generation loads). */
+  private readonly sections = new Map<AuthMode, unknown>();
 
-  constructor(private readonly config: AuthConfig) {}
+  constructor(
+    private readonly config: AuthConfig,
+    private readonly importReal: ImportModule = (specifier) => import(specifier),
+  ) {}
 
   /**
    * The headers that present `caller` (none for `anonymous`), and the context its mode makes.
@@ -57,19 +71,34 @@ export class VerifiedCallers {
     this.contexts.set(ticket, context);
     const headers: Record<string, string> =
       context.method === 'api_key'
-        ? { [this.config.apiKeys.header.toLowerCase()]: ticket }
+        ? { [this.apiKeys().header.toLowerCase()]: ticket }
         : { authorization: `Bearer ${ticket}` };
     return { headers, context };
   }
 
-  /** An ImportModule giving each mode of the config its stand-in handler. */
+  /**
+   * An ImportModule giving each mode of the config its stand-in handler, beside its package's own
+   * section schema when the package is installed (so its section is checked as in service).
+   */
   importModule(): ImportModule {
     const byPackage = new Map(this.config.modes.map((mode) => [modePackageName(mode), mode]));
-    return (specifier) => {
+    return async (specifier) => {
       const mode = byPackage.get(specifier);
-      if (mode === undefined) return Promise.reject(new Error(`no stand-in for ${specifier}`));
-      return Promise.resolve({ createHandler: () => Promise.resolve(this.standIn(mode)) });
+      if (mode === undefined) return this.importReal(specifier);
+      const real = (await this.importReal(specifier).catch(() => ({}))) as object;
+      const createHandler = (_config: AuthConfig, deps: HandlerDeps) => {
+        if (deps.section !== undefined) this.sections.set(mode, deps.section);
+        return Promise.resolve(this.standIn(mode));
+      };
+      return { ...real, createHandler };
     };
+  }
+
+  /** `auth.api_keys` as @authlayer/api-key checked it: a policy test of API key callers needs it. */
+  private apiKeys(): ApiKeySection {
+    const section = this.sections.get('api_key');
+    if (section === undefined) throw new CallerError('api_key callers need @authlayer/api-key installed');
+    return section as ApiKeySection;
   }
 
   private contextOf(caller: Exclude<VerifiedCaller, 'anonymous'>): AuthContext {
@@ -94,10 +123,12 @@ export class VerifiedCallers {
   }
 
   private apiKeyContext(name: unknown): AuthContext {
-    const { keys } = this.config.apiKeys;
+    const { keys, prefix, envVar } = this.apiKeys();
+    // The spec's single key is named by its variable (`<PREFIX>_API_KEY` with a prefix).
+    const variable = prefix === null ? envVar : `${prefix.toUpperCase()}_API_KEY`;
     const entry =
       keys === null
-        ? name === apiKeyVariable(this.config)
+        ? name === variable
           ? { name, roles: [], tenantId: null }
           : undefined
         : keys.find((key) => key.name === name);
@@ -111,8 +142,8 @@ export class VerifiedCallers {
 
   /** The handler of `mode`: its own credential's place and its own 401 without one. */
   private standIn(mode: AuthMode): AuthHandler {
-    const { header, allowBearer } = this.config.apiKeys;
     const apiKey = mode === 'api_key';
+    const { header, allowBearer } = apiKey ? this.apiKeys() : { header: '', allowBearer: false };
     const missing = apiKey
       ? new AuthError('credentials_missing', apiKeyChallenge(header, allowBearer, 'credentials_missing'))
       : bearerError('credentials_missing');

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import { z } from 'zod';
-import { ConfigError, shownInError, type ConfigIssue } from './config-error.js';
-import { readSecretFile } from './read-secret-file.js';
-import { apiKeyEntrySchema } from './sections/api-keys.js';
+import { ConfigError, readSecretFile, type ConfigIssue } from '@authlayer/core';
+import { shownInError } from '@authlayer/core/internal';
+import { apiKeyEntrySchema } from './api-keys-section.js';
 
 /** `keys_file` holds thousands of entries of about 150 bytes: 64 MiB is far past any real one. */
 const KEYS_FILE_MAX_BYTES = 64 * 1024 * 1024;
@@ -40,8 +40,8 @@ export function readApiKeysFile(path: string, field = 'auth.api_keys.keys_file')
   const text = readSecretFile(absolute, field, KEYS_FILE_MAX_BYTES);
   let raw: unknown;
   try {
-    // js-yaml, not the `yaml` package of the config file: about ten times faster on 10 000
-    // entries (docs/design/live-reload.md). YAML 1.2's core schema: dates stay strings, only
+    // js-yaml, not the `yaml` package core reads the config file with: about ten times faster on
+    // 10 000 entries (docs/design/live-reload.md), and loaded only by this mode. YAML 1.2's core schema: dates stay strings, only
     // true/false are booleans; an unknown tag or a repeated key is an error.
     raw = load(text, { schema: CORE_SCHEMA, filename: absolute });
   } catch (error) {

@@ -1,6 +1,24 @@
+import { ConfigError, DEFAULTS, type AuthConfig, type HandlerDeps } from '@authlayer/core';
+import { envVarName, filePath, NAME_MAX_LENGTH, sectionSchema } from '@authlayer/core/internal';
 import { z } from 'zod';
-import { DEFAULTS } from '../defaults.js';
-import { envVarName, filePath, NAME_MAX_LENGTH, type SectionIssue } from '../fields.js';
+
+/** The key of this mode's section under `auth`. */
+export const section = 'api_keys';
+
+/** One broken rule that spans fields, at a path inside the section. */
+interface SectionIssue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+/** The spec's defaults of the section. */
+const DEFAULT_SECTION = Object.freeze({
+  envVar: 'SERVICE_API_KEY',
+  header: 'X-API-Key',
+  allowBearer: true,
+  enabled: true,
+  rotationDays: 30,
+});
 
 // RFC 9110 §5.6.2: a field name is a token.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -38,12 +56,12 @@ export const apiKeyEntrySchema = z.strictObject({
 /** `<prefix>` of a checksummed key: a letter, then letters, digits and `_`, at most 32 characters. */
 const KEY_PREFIX = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
 
-/** `auth.api_keys`. */
+/** `auth.api_keys` as written. */
 export const apiKeysSchema = z
   .strictObject({
     // No .default(): `keys` excludes an env_var the user wrote, so "not written" must stay visible.
     // The converter fills the default; meta keeps it in the JSON Schema.
-    env_var: envVarName.optional().meta({ default: DEFAULTS.apiKeys.envVar }),
+    env_var: envVarName.optional().meta({ default: DEFAULT_SECTION.envVar }),
     // The spec's single key read from a file instead of env_var.
     key_file: filePath.optional(),
     prefix: z
@@ -59,10 +77,10 @@ export const apiKeysSchema = z
       .regex(HEADER_NAME, 'must be a valid HTTP header name')
       // The Authorization header carries `Bearer <key>`, never a bare key: that is what allow_bearer is for.
       .refine((name) => name.toLowerCase() !== 'authorization', 'must not be Authorization (use allow_bearer)')
-      .default(DEFAULTS.apiKeys.header),
-    allow_bearer: z.boolean().default(DEFAULTS.apiKeys.allowBearer),
-    enabled: z.boolean().default(DEFAULTS.apiKeys.enabled),
-    rotation_days: z.int().min(1, 'must be at least 1').default(DEFAULTS.apiKeys.rotationDays),
+      .default(DEFAULT_SECTION.header),
+    allow_bearer: z.boolean().default(DEFAULT_SECTION.allowBearer),
+    enabled: z.boolean().default(DEFAULT_SECTION.enabled),
+    rotation_days: z.int().min(1, 'must be at least 1').default(DEFAULT_SECTION.rotationDays),
     // checksummed: `<prefix>_<32 base62>_<checksum>`; anything else is refused before any lookup.
     format: z.enum(['any', 'checksummed']).default('any'),
     // The prefixes a checksummed key may have; default: those of the keys read from env_var or
@@ -148,9 +166,9 @@ export interface ApiKeyEntryConfig {
 }
 
 /** The YAML's `auth.api_keys` in camelCase, with every default filled in. */
-export function toApiKeysConfig(raw: RawApiKeys): ApiKeysConfig {
+function toApiKeysConfig(raw: RawApiKeys): ApiKeysConfig {
   return {
-    envVar: raw.env_var ?? DEFAULTS.apiKeys.envVar,
+    envVar: raw.env_var ?? DEFAULT_SECTION.envVar,
     prefix: raw.prefix,
     header: raw.header,
     allowBearer: raw.allow_bearer,
@@ -168,8 +186,7 @@ export function toApiKeysConfig(raw: RawApiKeys): ApiKeysConfig {
  * The variable holding the spec's single key: `env_var`, or `<PREFIX>_API_KEY` when `prefix` is
  * set (prefix `prod` reads `PROD_API_KEY`).
  */
-export function apiKeyVariable(config: { readonly apiKeys: ApiKeysConfig }): string {
-  const { prefix, envVar } = config.apiKeys;
+export function apiKeyVariable({ prefix, envVar }: ApiKeysConfig): string {
   return prefix === null ? envVar : `${prefix.toUpperCase()}_API_KEY`;
 }
 
@@ -178,11 +195,11 @@ export function apiKeyVariable(config: { readonly apiKeys: ApiKeysConfig }): str
  * of `env_var` and `hash_env`; entries of one name are one client, so they may not disagree on
  * `roles` or `tenant_id` (one entry may say them for all).
  */
-export function apiKeysIssues(apiKeys: RawApiKeys): SectionIssue[] {
+function apiKeysIssues(apiKeys: RawApiKeys): SectionIssue[] {
   const issues: SectionIssue[] = [];
   if (apiKeys.key_file !== undefined && (apiKeys.env_var !== undefined || apiKeys.prefix !== null)) {
     const other = apiKeys.env_var !== undefined ? 'env_var' : 'prefix';
-    issues.push({ path: ['auth', 'api_keys', 'key_file'], message: `set key_file or ${other}, not both` });
+    issues.push({ path: ['key_file'], message: `set key_file or ${other}, not both` });
   }
   const lists = (['keys', 'keys_file'] as const).filter((field) => apiKeys[field] !== undefined);
   const single = [
@@ -193,13 +210,13 @@ export function apiKeysIssues(apiKeys: RawApiKeys): SectionIssue[] {
   if (lists.length > 0 && single.length > 0) {
     const fields = single.map((field) => `auth.api_keys.${String(field)}`).join(' and ');
     issues.push({
-      path: ['auth', 'api_keys', lists[0]!],
+      path: [lists[0]!],
       message: `excludes ${fields} (each key names its own variable or file)`,
     });
   }
   const { keys } = apiKeys;
   if (keys === undefined) return issues;
-  const at = (index: number, ...rest: string[]) => ['auth', 'api_keys', 'keys', index, ...rest];
+  const at = (index: number, ...rest: string[]) => ['keys', index, ...rest];
   const first = new Map<string, number>();
   keys.forEach((entry, index) => {
     if (SOURCES.filter((source) => entry[source] !== undefined).length !== 1) {
@@ -271,4 +288,71 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   const left = new Set(a);
   const right = new Set(b);
   return left.size === right.size && [...left].every((item) => right.has(item));
+}
+
+/** `auth.api_keys` checked whole (fields, then the rules that span them) and converted once. */
+const checkedSchema = apiKeysSchema
+  .superRefine((raw, ctx) => {
+    for (const { path, message } of apiKeysIssues(raw)) ctx.addIssue({ code: 'custom', path: [...path], message });
+  })
+  .transform(toApiKeysConfig);
+
+/**
+ * The section's schema as the engine's loader takes it (a Standard Schema): its value is the
+ * handler's `deps.section`, an {@link ApiKeysConfig}.
+ */
+export const configSchema = sectionSchema(checkedSchema);
+
+/**
+ * This mode's settings: `deps.section` as the engine's loader checked it, or, for a program that
+ * calls the handler itself, `auth.api_keys` of the parsed config checked here, with the same
+ * messages. A client's own limit needs the top-level `rate_limit`, which only the config has.
+ *
+ * @throws ConfigError naming every broken field at `auth.api_keys.<path>`
+ */
+export function apiKeysOf(config: AuthConfig, deps: Pick<HandlerDeps, 'section'>): ApiKeysConfig {
+  const settings = deps.section === undefined ? checkSection(config.modeSections?.[section]) : deps.section;
+  const issues = clientLimitIssues(settings as ApiKeysConfig, config.rateLimit !== null);
+  if (issues.length > 0) throw new ConfigError(issues);
+  return settings as ApiKeysConfig;
+}
+
+function checkSection(raw: unknown): ApiKeysConfig {
+  const result = configSchema['~standard'].validate(raw);
+  if (result.issues === undefined) return result.value;
+  throw new ConfigError(result.issues.map(({ path, message }) => ({ path: sectionPath(path), message })));
+}
+
+/** `auth.api_keys.keys[0].env_var`, as core writes a config path. */
+function sectionPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (out, part) => out + (typeof part === 'number' ? `[${part}]` : `.${String(part)}`),
+    `auth.${section}`,
+  );
+}
+
+/** A client's own limits are counted on `rate_limit`'s store: without one they would count nothing. */
+function clientLimitIssues({ keys }: ApiKeysConfig, rateLimited: boolean) {
+  if (rateLimited || keys === null) return [];
+  return keys.flatMap((entry, index) =>
+    [entry.requestsPerMinute !== null && 'requests_per_minute', entry.quota !== null && 'quota']
+      .filter((field) => field !== false)
+      .map((field) => ({
+        path: sectionPath(['keys', index, field]),
+        message: "needs the top-level rate_limit (its store counts the client's requests)",
+      })),
+  );
+}
+
+/**
+ * The section's JSON Schema for editors, `{ section, schema }` (draft-07, as written: fields with
+ * a default are optional); what `config.section.schema.json` holds.
+ */
+export function sectionJsonSchema(): { section: string; schema: object } {
+  const { $schema: _draft, ...schema } = z.toJSONSchema(apiKeysSchema, {
+    io: 'input',
+    target: 'draft-7',
+    unrepresentable: 'throw',
+  });
+  return { section, schema };
 }
