@@ -118,7 +118,7 @@ function toAuthConfig(
     ...(scopes === null ? {} : { scopes: toScopesConfig(scopes) }),
     revocation: toRevocationConfig(revocation),
     tls: toTlsConfig(tls),
-    // Present only beside a mode package outside this repository: every other config keeps its shape.
+    // Present only when a mode section is written (`auth.api_keys`): every other config keeps its shape.
     ...(Object.keys(modeSections).length > 0 ? { modeSections } : {}),
   };
   Object.defineProperty(config, PARSED, { value: true });
@@ -150,8 +150,7 @@ function audienceOr(identifier: string | null, strict: boolean) {
   };
 }
 
-const MODE_RULES: Readonly<Record<KnownAuthMode, (config: AuthConfig) => SectionIssue[]>> = {
-  api_key: () => [],
+const MODE_RULES: Readonly<Partial<Record<KnownAuthMode, (config: AuthConfig) => SectionIssue[]>>> = {
   jwt: (config) => jwtIssues(config.jwt, true),
   oauth2: (config) => oauth2Issues(config.oauth2, true),
 };
@@ -164,8 +163,8 @@ const MODE_RULES: Readonly<Record<KnownAuthMode, (config: AuthConfig) => Section
  * @throws ConfigError naming every broken rule of the mode's section
  */
 export function assertModeConfig(config: AuthConfig, mode: AuthMode): void {
-  // A mode package outside this repository checks its own section (its `configSchema`).
-  const issues = isKnownAuthMode(mode) ? MODE_RULES[mode](config) : [];
+  // A mode package whose section is its own checks it (its `configSchema`).
+  const issues = isKnownAuthMode(mode) ? (MODE_RULES[mode]?.(config) ?? []) : [];
   if (issues.length > 0)
     throw new ConfigError(issues.map(({ path, message }) => ({ path: formatPath(path), message })));
 }
