@@ -1,4 +1,5 @@
 import { ConfigError, type AuthConfig, type TlsConfig } from '@authlayer/core';
+import { defaultSectionKey } from '@authlayer/core/internal';
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions } from 'node:https';
@@ -64,15 +65,19 @@ export async function readTlsOptions(tls: TlsConfig | null, configDir: string): 
  *
  * @throws ConfigError naming each active mode's `certificate_bound`
  */
-export function checkCertificateSource(config: Pick<AuthConfig, 'modes' | 'jwt' | 'oauth2' | 'tls'>): void {
+export function checkCertificateSource(config: Pick<AuthConfig, 'modes' | 'modeSections' | 'tls'>): void {
   if (config.tls?.clientCaFile != null || config.tls?.clientCertHeader != null) return;
-  const modes = (['jwt', 'oauth2'] as const).filter(
-    (mode) => config.modes.includes(mode) && config[mode].certificateBound === 'required',
-  );
-  if (modes.length === 0) return;
+  // Each listed mode's section as written (its package checks the field's values).
+  const sections = config.modes
+    .map(defaultSectionKey)
+    .filter(
+      (key) =>
+        (config.modeSections?.[key] as { certificate_bound?: unknown } | undefined)?.certificate_bound === 'required',
+    );
+  if (sections.length === 0) return;
   throw new ConfigError(
-    modes.map((mode) => ({
-      path: `auth.${mode}.certificate_bound`,
+    sections.map((key) => ({
+      path: `auth.${key}.certificate_bound`,
       message:
         'required needs tls.client_ca_file or tls.client_cert_header: this service sees no client certificate, so every request would be refused',
     })),

@@ -1,4 +1,11 @@
-import { ConfigError, isConfigError, readSecretFile, type AuthConfig, type ConfigIssue, type HandlerDeps } from '@authlayer/core';
+import {
+  ConfigError,
+  isConfigError,
+  readSecretFile,
+  type AuthConfig,
+  type ConfigIssue,
+  type HandlerDeps,
+} from '@authlayer/core';
 import { resolve } from 'node:path';
 import { apiKeysOf, apiKeyVariable, type ApiKeyEntryConfig, type ApiKeysConfig } from './config/api-keys-section.js';
 import { readApiKeysFile } from './config/keys-file.js';

@@ -344,6 +344,7 @@ describe('createApiKeyHandler: the expected key stays hidden', () => {
       'credentialExpiry',
       'credentialHeaders',
       'describe',
+      'keyFiles',
       'limitsOf',
       'method',
       'recognize',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, parseAuthConfig } from '@authlayer/core';
 import { createHash } from 'node:crypto';
+import { apiKeysOf } from '../src/config/api-keys-section.js';
 import { readExpectedKeys } from '../src/expected-keys.js';
 
 // Start-up failures of `auth.api_keys.keys`: one issue per problem, each naming the field path
@@ -9,7 +10,7 @@ const A = 'key-a-value-0001';
 const B = 'key-b-value-0002';
 const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
 
-const configOf = (keys: object[]) => parseAuthConfig({ auth: { api_keys: { keys } } });
+const configOf = (keys: object[]) => apiKeysOf(parseAuthConfig({ auth: { api_keys: { keys } } }), {});
 
 function issuesOf(keys: object[], env: Record<string, string>) {
   try {
@@ -195,7 +196,7 @@ describe('readExpectedKeys: what it reads', () => {
   });
 
   it("reads the spec's single key without keys: the variable is the client", () => {
-    const [key] = readExpectedKeys(parseAuthConfig({ auth: {} }), { SERVICE_API_KEY: A });
+    const [key] = readExpectedKeys(apiKeysOf(parseAuthConfig({ auth: {} }), {}), { SERVICE_API_KEY: A });
     expect(key).toMatchObject({
       path: 'auth.api_keys.env_var',
       variable: 'SERVICE_API_KEY',

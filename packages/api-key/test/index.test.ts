@@ -7,14 +7,18 @@ describe('@authlayer/api-key public API', () => {
     expect(apiKey.createHandler).toBe(createApiKeyHandler);
     expect(Object.keys(apiKey).sort()).toEqual([
       'KEY_PREFIX',
+      'apiKeyVariable',
       'checksumOf',
+      'configSchema',
       'createApiKeyHandler',
       'createHandler',
       'expectedKeyVariable',
       'isChecksummedKey',
       'newChecksummedKey',
+      'readApiKeysFile',
       'readPresentedKey',
       'scannerPattern',
+      'section',
     ]);
   });
 });

@@ -53,9 +53,6 @@ export type {
   AuthConfig,
   ClaimsConfig,
   ConstraintMode,
-  JwtConfig,
-  JwtProviderConfig,
-  OAuth2Config,
   RateLimitConfig,
   ReloadConfig,
   McpConfig,
@@ -112,9 +109,4 @@ export type { AuthMode, DpopAlgorithm, JwtAlgorithm, KnownAuthMode, OAuth2AuthMe
 export { isKnownAuthMode } from './config/mode-name.js';
 export { loadConfig, parseYaml } from './config/load-config-file.js';
 export { readSecretFile } from './config/read-secret-file.js';
-export {
-  assertModeConfig,
-  isParsedAuthConfig,
-  parseAuthConfig,
-  withAccessDefaults,
-} from './config/parse-auth-config.js';
+export { isParsedAuthConfig, parseAuthConfig, withAccessDefaults } from './config/parse-auth-config.js';

@@ -14,11 +14,23 @@ export { withResourceMetadata } from './challenge.js';
 export { readSchemeToken } from './bearer-token.js';
 export { configSourceOf } from './config/parse-auth-config.js';
 export { shownInError } from './config/config-error.js';
-export { keyFilesOf } from './config/key-files.js';
 export { inSpan, startDecisionSpan, withSpan } from './tracing.js';
 export { defaultSectionKey, isExternalModeName } from './config/mode-name.js';
 export { knownFields, suggestField } from './config/suggest-field.js';
-export { sectionSchema } from './config/section-schema.js';
-export { envVarName, filePath, NAME_MAX_LENGTH } from './config/fields.js';
+export { modeSectionOf, sectionJsonSchema, sectionPathOf, sectionSchema } from './config/section-schema.js';
+export {
+  claimPath,
+  envVarName,
+  filePath,
+  intRange,
+  keySetUrl,
+  NAME_MAX_LENGTH,
+  redisUrl,
+  text,
+} from './config/fields.js';
+export type { SectionIssue } from './config/fields.js';
+export { claimsSchema, toClaimsConfig } from './config/sections/claims.js';
+export { senderConstraintFields, toSenderConstraintConfig } from './config/sections/sender-constraint.js';
+export { withResourceAudience } from './config/resource-audience.js';
 export type { SectionSchema, SectionSchemaIssue } from './config/section-schema.js';
 export { clockLeewayOf } from './auth-context.js';

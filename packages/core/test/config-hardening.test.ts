@@ -20,7 +20,7 @@ describe('parseYaml reads plain YAML 1.2 data only', () => {
   it.each([
     [
       'a %YAML 1.1 directive (where off means false)',
-      '%YAML 1.1\n---\nauth:\n  api_keys:\n    enabled: off\n',
+      '%YAML 1.1\n---\nauth: {}\nmetrics: off\n',
       'line 1: a %YAML 1.1 directive is not allowed',
     ],
     ['a %TAG directive', '%TAG !e! tag:example.com,2000:\n---\nauth: {}\n', 'line 1: a %TAG directive is not allowed'],
@@ -30,7 +30,7 @@ describe('parseYaml reads plain YAML 1.2 data only', () => {
       'line 1: a %TAG directive is not allowed',
     ],
     ['an unknown tag', 'auth:\n  mode: !custom api_key\n', 'line 2: a tag (!...) is not allowed'],
-    ['a core tag', 'auth:\n  api_keys:\n    header: !!str X-Key\n', 'line 3: a tag (!...) is not allowed'],
+    ['a core tag', 'auth:\n  jwt:\n    issuer: !!str https://idp\n', 'line 3: a tag (!...) is not allowed'],
     ['a tag on a mapping', 'auth: !!map\n  mode: jwt\n', 'line 2: a tag (!...) is not allowed'],
   ])('refuses %s', (_name, text, says) => {
     expect(errorOf(() => parseYaml(text, 'c.yaml')).message).toBe(
@@ -38,10 +38,10 @@ describe('parseYaml reads plain YAML 1.2 data only', () => {
     );
   });
 
-  it('accepts a %YAML 1.2 directive, and off stays the string "off" (so enabled: off is refused, not false)', () => {
+  it('accepts a %YAML 1.2 directive, and off stays the string "off" (so metrics: off is refused, not false)', () => {
     expect(parseYaml('%YAML 1.2\n---\na: off\n')).toEqual({ a: 'off' });
-    expect(errorOf(() => parseAuthConfig(parseYaml('auth:\n  api_keys:\n    enabled: off\n'))).message).toBe(
-      'auth.api_keys.enabled: must be a boolean (true or false), not a string',
+    expect(errorOf(() => parseAuthConfig(parseYaml('auth: {}\nmetrics: off\n'))).message).toBe(
+      'metrics: must be a boolean (true or false), not a string',
     );
   });
 });
@@ -50,17 +50,18 @@ describe('names from the file are bounded', () => {
   const huge = 'A'.repeat(1_000_000);
 
   it.each([
-    ['env_var', { auth: { api_keys: { env_var: huge } } }, 'auth.api_keys.env_var'],
     ['public_key_env', { auth: { mode: 'jwt', jwt: { public_key_env: huge } } }, 'auth.jwt.public_key_env'],
-    ['prefix', { auth: { api_keys: { prefix: huge } } }, 'auth.api_keys.prefix'],
+    ['client_secret_env', { auth: { oauth2: { client_secret_env: huge } } }, 'auth.oauth2.client_secret_env'],
   ])('refuses a huge %s without repeating it', (_name, raw, path) => {
     const error = errorOf(() => parseAuthConfig(raw));
     expect(error.message).toBe(`${path}: must be at most 128 characters`);
   });
 
   it('cuts a huge unknown field name in the message', () => {
-    const error = errorOf(() => parseAuthConfig({ auth: { [huge]: 1 } }));
-    expect(error.message).toBe(`auth.${'A'.repeat(64)}...: unknown field`);
+    expect(errorOf(() => parseAuthConfig({ auth: {}, [huge]: 1 })).message).toBe(`${'A'.repeat(64)}...: unknown field`);
+    expect(errorOf(() => parseAuthConfig({ auth: { jwt: { [huge]: 1 } } })).message).toBe(
+      `auth.jwt.${'A'.repeat(64)}...: unknown field`,
+    );
   });
 });
 
@@ -88,20 +89,18 @@ describe('loadConfig', () => {
 describe('an unknown field suggests the known one it is closest to', () => {
   it.each([
     [
-      { auth: { api_keys: { allow_barer: true } } },
-      'auth.api_keys.allow_barer: unknown field (did you mean allow_bearer?)',
+      { auth: { oauth2: { client_secret_fiel: '/s' } } },
+      'auth.oauth2.client_secret_fiel: unknown field (did you mean client_secret_file?)',
     ],
-    [{ auth: { api_keys: { hedaer: 'X' } } }, 'auth.api_keys.hedaer: unknown field (did you mean header?)'],
     [{ auth: { jwt: { jwks_uri: 'https://x' } } }, 'auth.jwt.jwks_uri: unknown field (did you mean jwks_url?)'],
     [{ auth: { jwt: { claims: { user: 'sub' } } } }, 'auth.jwt.claims.user: unknown field'],
     [{ auth: { jwt: { claims: { userid: 'sub' } } } }, 'auth.jwt.claims.userid: unknown field (did you mean user_id?)'],
-    [{ auth: { Mode: 'jwt' } }, 'auth.Mode: unknown field (did you mean mode?)'],
     [{ auth: {}, role: [] }, 'role: unknown field (did you mean roles?)'],
     [
       { auth: {}, roles: [{ name: 'a', permision: [] }] },
       'roles[0].permision: unknown field (did you mean permissions?)',
     ],
-    [{ auth: { colour: 'blue' } }, 'auth.colour: unknown field'],
+    [{ auth: {}, colour: 'blue' }, 'colour: unknown field'],
   ])('%j', (raw, message) => {
     expect(errorOf(() => parseAuthConfig(raw)).message).toBe(message);
   });

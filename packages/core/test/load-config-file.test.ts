@@ -53,11 +53,14 @@ describe('loadConfig', () => {
     const path = await fileWith(
       [
         'auth:',
-        '  mode: api_key',
+        '  mode: [api_key, jwt]',
         '  api_keys:',
         '    env_var: MY_SERVICE_KEY',
         '    header: X-Service-Key',
         '    allow_bearer: false',
+        '  jwt:',
+        '    public_key_env: JWT_PEM',
+        '    leeway_seconds: 5',
         'roles:',
         '  - name: admin',
         '    permissions: [invoke, read]',
@@ -66,19 +69,11 @@ describe('loadConfig', () => {
     );
     const config = await loadConfig(path);
     expect(isParsedAuthConfig(config)).toBe(true);
-    expect(config.mode).toBe('api_key');
-    expect(config.apiKeys).toEqual({
-      envVar: 'MY_SERVICE_KEY',
-      prefix: null,
-      header: 'X-Service-Key',
-      allowBearer: false,
-      enabled: true,
-      rotationDays: 30,
-      keyFile: null,
-      keys: null,
-      keysFile: null,
-      format: 'any',
-      keyPrefixes: null,
+    expect(config.modes).toEqual(['api_key', 'jwt']);
+    expect(config.jwt).toMatchObject({ publicKeyEnv: 'JWT_PEM', leewaySeconds: 5, jwksUrl: null });
+    // A mode package's section, as YAML 1.2 read it: checked by the package when the engine loads it.
+    expect(config.modeSections).toEqual({
+      api_keys: { env_var: 'MY_SERVICE_KEY', header: 'X-Service-Key', allow_bearer: false },
     });
     expect(config.roles).toEqual([{ name: 'admin', permissions: ['invoke', 'read'] }]);
   });
@@ -120,9 +115,9 @@ describe('loadConfig', () => {
   });
 
   it('applies the config rules to the file content', async () => {
-    const path = await fileWith('auth:\n  mode: api_key\n  api_keys:\n    header: ""\n');
+    const path = await fileWith('auth:\n  mode: api_key\n  jwt:\n    issuer: ""\n');
     const error = await configErrorOf(loadConfig(path));
-    expect(error.issues).toEqual([{ path: 'auth.api_keys.header', message: 'must not be empty' }]);
+    expect(error.issues).toEqual([{ path: 'auth.jwt.issuer', message: 'must not be empty' }]);
   });
 
   it.each([

@@ -27,19 +27,27 @@ describe('auth.mode: a mode package outside this repository', () => {
   });
 
   it('still checks the sections core knows beside a mode package', () => {
-    expect(() => parseAuthConfig({ auth: { mode: ['hmac'], api_keys: { header: '' } } })).toThrow(
-      new ConfigError([{ path: 'auth.api_keys.header', message: 'must not be empty' }]),
+    expect(() => parseAuthConfig({ auth: { mode: ['hmac'], jwt: { leeway_seconds: 301 } } })).toThrow(
+      new ConfigError([{ path: 'auth.jwt.leeway_seconds', message: 'must be 0 to 300' }]),
     );
   });
 
-  it('refuses an unknown auth key when no mode package is named, as before', () => {
-    expect(() => parseAuthConfig({ auth: { mode: 'jwt', hmac: {}, jwt: { jwks_url: 'https://a/jwks' } } })).toThrow(
-      new ConfigError([{ path: 'auth.hmac', message: 'unknown field' }]),
-    );
+  it('keeps a built-in mode section as written too: its package checks it, not core', () => {
+    const config = parseAuthConfig({ auth: { mode: 'api_key', api_keys: { header: '', env_var: 5 } } });
+    expect(config.modeSections).toEqual({ api_keys: { header: '', env_var: 5 } });
+    expect(config).not.toHaveProperty('apiKeys');
   });
 
-  it('gives a config without a mode package the shape it always had (no modeSections)', () => {
+  it('keeps an unknown auth key without a mode package, for the engine to refuse when no mode reads it', () => {
+    const config = parseAuthConfig({ auth: { mode: 'jwt', hmac: {}, jwt: { jwks_url: 'https://a/jwks' } } });
+    expect(config.modeSections).toEqual({ hmac: {} });
+  });
+
+  it('gives a config that writes no mode section the shape it always had (no modeSections)', () => {
     expect(parseAuthConfig({ auth: { mode: 'api_key' } })).not.toHaveProperty('modeSections');
+    expect(parseAuthConfig({ auth: { mode: 'jwt', jwt: { jwks_url: 'https://a/jwks' } } })).not.toHaveProperty(
+      'modeSections',
+    );
   });
 
   it('reads auth.<name> by default, without a package scope', () => {

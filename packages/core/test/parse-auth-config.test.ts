@@ -4,19 +4,6 @@ import { JWT_ALGORITHMS } from '../src/config/defaults.js';
 import { isParsedAuthConfig, parseAuthConfig } from '../src/config/parse-auth-config.js';
 
 // The spec's defaults, written out here (not imported) so that a wrong default fails a test.
-const DEFAULT_API_KEYS = {
-  envVar: 'SERVICE_API_KEY',
-  prefix: null,
-  header: 'X-API-Key',
-  allowBearer: true,
-  enabled: true,
-  rotationDays: 30,
-  keyFile: null,
-  keys: null,
-  keysFile: null,
-  format: 'any',
-  keyPrefixes: null,
-};
 const DEFAULT_CLAIMS = {
   userId: 'sub',
   email: 'email',
@@ -75,7 +62,6 @@ function configErrorOf(raw: unknown): ConfigError {
   throw new Error('parseAuthConfig accepted the config');
 }
 
-const apiKeys = (fields: Record<string, unknown>) => ({ auth: { mode: 'api_key', api_keys: fields } });
 const jwt = (fields: Record<string, unknown>) => ({ auth: { mode: 'api_key', jwt: fields } });
 const jwks = { jwks_url: 'https://idp.example.com/.well-known/jwks.json' };
 
@@ -85,7 +71,6 @@ describe('parseAuthConfig: defaults', () => {
       mode: 'api_key',
       modes: ['api_key'],
       fallback: 'no_auth',
-      apiKeys: DEFAULT_API_KEYS,
       jwt: DEFAULT_JWT,
       oauth2: DEFAULT_OAUTH2,
       roles: [],
@@ -117,7 +102,6 @@ describe('parseAuthConfig: defaults', () => {
       mode: 'jwt',
       modes: ['jwt'],
       fallback: 'no_auth',
-      apiKeys: DEFAULT_API_KEYS,
       jwt: { ...DEFAULT_JWT, jwksUrl: jwks.jwks_url },
       oauth2: DEFAULT_OAUTH2,
       roles: [],
@@ -148,23 +132,19 @@ describe('parseAuthConfig: defaults', () => {
     expect(parseAuthConfig({ auth: {} }).mode).toBe('api_key');
   });
 
-  it("accepts the spec's minimal config (mode api_key with api_keys.env_var)", () => {
+  it("accepts the spec's minimal config (mode api_key with api_keys.env_var), the section kept as written", () => {
     const config = parseAuthConfig({ auth: { mode: 'api_key', api_keys: { env_var: 'MY_KEY' } } });
-    expect(config.apiKeys).toEqual({ ...DEFAULT_API_KEYS, envVar: 'MY_KEY' });
+    // @authlayer/api-key checks and converts it (its config-section tests).
+    expect(config.modeSections).toEqual({ api_keys: { env_var: 'MY_KEY' } });
   });
 
-  it('converts every snake_case field once to camelCase', () => {
+  it('converts every snake_case field once to camelCase, and keeps a mode package section as written', () => {
+    // @authlayer/api-key converts its own section (its config-section tests).
+    const apiKeys = { env_var: 'K', prefix: 'prod', header: 'X-Key', allow_bearer: false, rotation_days: 7 };
     const config = parseAuthConfig({
       auth: {
         mode: 'jwt',
-        api_keys: {
-          env_var: 'K',
-          prefix: 'prod',
-          header: 'X-Key',
-          allow_bearer: false,
-          enabled: false,
-          rotation_days: 7,
-        },
+        api_keys: apiKeys,
         jwt: {
           public_key_env: 'JWT_PEM',
           issuer: 'https://idp',
@@ -197,19 +177,7 @@ describe('parseAuthConfig: defaults', () => {
       mcp: null,
       revocation: null,
       tls: null,
-      apiKeys: {
-        envVar: 'K',
-        prefix: 'prod',
-        header: 'X-Key',
-        allowBearer: false,
-        enabled: false,
-        rotationDays: 7,
-        keyFile: null,
-        keys: null,
-        keysFile: null,
-        format: 'any',
-        keyPrefixes: null,
-      },
+      modeSections: { api_keys: apiKeys },
       jwt: {
         jwksUrl: null,
         publicKeyEnv: 'JWT_PEM',
@@ -257,14 +225,6 @@ describe('parseAuthConfig: defaults', () => {
 });
 
 describe('parseAuthConfig: accepted boundaries', () => {
-  it.each([
-    ['a one-character header', { header: 'k' }, 'k'],
-    ['a 64-character header', { header: 'H'.repeat(64) }, 'H'.repeat(64)],
-    ['a header with every token character', { header: "X!#$%&'*+.^_`|~09az-" }, "X!#$%&'*+.^_`|~09az-"],
-  ])('accepts %s', (_name, fields, header) => {
-    expect(parseAuthConfig(apiKeys(fields)).apiKeys.header).toBe(header);
-  });
-
   it.each([0, 1, 300, 300.0])('accepts leeway_seconds %p', (leeway) => {
     expect(parseAuthConfig(jwt({ leeway_seconds: leeway })).jwt.leewaySeconds).toBe(leeway);
   });
@@ -292,15 +252,6 @@ describe('parseAuthConfig: accepted boundaries', () => {
       'RS384',
       'RS512',
     ]);
-  });
-
-  it.each([
-    ['env_var with an underscore first', { env_var: '_KEY_1' }, 'envVar', '_KEY_1'],
-    ['lower-case env_var', { env_var: 'my_key' }, 'envVar', 'my_key'],
-    ['a prefix with digits and _', { prefix: 'eu_west1' }, 'prefix', 'eu_west1'],
-    ['prefix null', { prefix: null }, 'prefix', null],
-  ] as const)('accepts %s', (_name, fields, key, value) => {
-    expect(parseAuthConfig(apiKeys(fields)).apiKeys[key]).toBe(value);
   });
 
   it.each(['http://127.0.0.1:8080/jwks', 'https://idp.example.com/jwks'])('accepts jwks_url %s', (url) => {
@@ -344,20 +295,6 @@ const refused: RefusedCase[] = [
     path: 'auth.mode',
     message: "must be one of: api_key, jwt, oauth2, or a mode package's name (lower case: letters, digits, _ and -)",
   },
-  // header
-  { name: 'empty header', raw: apiKeys({ header: '' }), path: 'auth.api_keys.header', message: 'must not be empty' },
-  {
-    name: '65-character header',
-    raw: apiKeys({ header: 'H'.repeat(65) }),
-    path: 'auth.api_keys.header',
-    message: 'must be at most 64 characters',
-  },
-  ...['X API', 'X-Key:', 'X"Key', 'X\\Key', 'X-Ключ', 'X\nKey', '(X)'].map((header) => ({
-    name: `header ${JSON.stringify(header)}`,
-    raw: apiKeys({ header }),
-    path: 'auth.api_keys.header',
-    message: 'must be a valid HTTP header name',
-  })),
   // leeway
   ...[-1, 301, 1_000_000].map((leeway) => ({
     name: `leeway ${leeway}`,
@@ -415,14 +352,13 @@ const refused: RefusedCase[] = [
     path: 'rate_limits',
     message: 'unknown field (did you mean rate_limit?)',
   },
-  { name: 'unknown auth field', raw: { auth: { saml: {} } }, path: 'auth.saml', message: 'unknown field' },
-  {
-    name: 'unknown api_keys field',
-    raw: apiKeys({ envvar: 'K' }),
-    path: 'auth.api_keys.envvar',
-    message: 'unknown field (did you mean env_var?)',
-  },
   { name: 'unknown jwt field', raw: jwt({ jwks: 'x' }), path: 'auth.jwt.jwks', message: 'unknown field' },
+  {
+    name: 'camelCase field',
+    raw: jwt({ jwksUrl: 'https://x' }),
+    path: 'auth.jwt.jwksUrl',
+    message: 'unknown field (did you mean jwks_url?)',
+  },
   {
     name: 'unknown claims field',
     raw: jwt({ claims: { sub: 'x' } }),
@@ -435,35 +371,24 @@ const refused: RefusedCase[] = [
     path: 'roles[1].scopes',
     message: 'unknown field',
   },
-  {
-    name: 'camelCase field',
-    raw: apiKeys({ allowBearer: false }),
-    path: 'auth.api_keys.allowBearer',
-    message: 'unknown field (did you mean allow_bearer?)',
-  },
   // wrong types
-  {
-    name: 'string for a bool',
-    raw: apiKeys({ enabled: 'true' }),
-    path: 'auth.api_keys.enabled',
-    message: `${BOOL}, not a string`,
-  },
+  { name: 'string for a bool', raw: { auth: {}, metrics: 'true' }, path: 'metrics', message: `${BOOL}, not a string` },
   {
     name: 'number for a bool',
-    raw: apiKeys({ allow_bearer: 1 }),
-    path: 'auth.api_keys.allow_bearer',
+    raw: jwt({ discovery: 1 }),
+    path: 'auth.jwt.discovery',
     message: `${BOOL}, not a number`,
   },
   {
     name: 'null for a bool',
-    raw: apiKeys({ allow_bearer: null }),
-    path: 'auth.api_keys.allow_bearer',
+    raw: { auth: {}, reload: { watch: null } },
+    path: 'reload.watch',
     message: `${BOOL}, not null`,
   },
   {
     name: 'number for a string',
-    raw: apiKeys({ env_var: 5 }),
-    path: 'auth.api_keys.env_var',
+    raw: jwt({ public_key_env: 5 }),
+    path: 'auth.jwt.public_key_env',
     message: 'must be a string, not a number',
   },
   {
@@ -474,8 +399,8 @@ const refused: RefusedCase[] = [
   },
   {
     name: 'list for an object',
-    raw: { auth: { api_keys: [] } },
-    path: 'auth.api_keys',
+    raw: { auth: { oauth2: [] } },
+    path: 'auth.oauth2',
     message: 'must be a mapping, not a list',
   },
   {
@@ -484,25 +409,7 @@ const refused: RefusedCase[] = [
     path: 'auth.jwt',
     message: 'must be a mapping, not a string',
   },
-  {
-    name: 'null api_keys',
-    raw: { auth: { api_keys: null } },
-    path: 'auth.api_keys',
-    message: 'must be a mapping, not null',
-  },
   { name: 'null jwt', raw: { auth: { jwt: null } }, path: 'auth.jwt', message: 'must be a mapping, not null' },
-  {
-    name: 'null header',
-    raw: apiKeys({ header: null }),
-    path: 'auth.api_keys.header',
-    message: 'must be a string, not null',
-  },
-  {
-    name: 'null env_var',
-    raw: apiKeys({ env_var: null }),
-    path: 'auth.api_keys.env_var',
-    message: 'must be a string, not null',
-  },
   {
     name: 'null leeway',
     raw: jwt({ leeway_seconds: null }),
@@ -514,18 +421,6 @@ const refused: RefusedCase[] = [
     raw: jwt({ claims: { email: null } }),
     path: 'auth.jwt.claims.email',
     message: 'must be a string, not null',
-  },
-  {
-    name: 'fractional rotation_days',
-    raw: apiKeys({ rotation_days: 0.5 }),
-    path: 'auth.api_keys.rotation_days',
-    message: 'must be an integer, not a fraction',
-  },
-  {
-    name: 'rotation_days 0',
-    raw: apiKeys({ rotation_days: 0 }),
-    path: 'auth.api_keys.rotation_days',
-    message: 'must be at least 1',
   },
   {
     name: 'roles as a mapping',
@@ -584,30 +479,12 @@ const refused: RefusedCase[] = [
     message: 'duplicate role "a"',
   },
   // names
-  ...['1KEY', 'MY-KEY', 'MY KEY', '', 'KEY$'].map((name) => ({
-    name: `env_var ${JSON.stringify(name)}`,
-    raw: apiKeys({ env_var: name }),
-    path: 'auth.api_keys.env_var',
-    message: 'must be an environment variable name (letters, digits, _)',
-  })),
   {
     name: 'public_key_env with a dash',
     raw: jwt({ public_key_env: 'JWT-PEM' }),
     path: 'auth.jwt.public_key_env',
     message: 'must be an environment variable name (letters, digits, _)',
   },
-  ...['_prod', '1prod', 'prod-eu', '', 'prod.eu', 'préprod'].map((prefix) => ({
-    name: `prefix ${JSON.stringify(prefix)}`,
-    raw: apiKeys({ prefix }),
-    path: 'auth.api_keys.prefix',
-    message: 'must be a letter, then letters, digits and _ (it names the variable <PREFIX>_API_KEY)',
-  })),
-  ...['Authorization', 'authorization', 'AUTHORIZATION'].map((header) => ({
-    name: `header ${header}`,
-    raw: apiKeys({ header }),
-    path: 'auth.api_keys.header',
-    message: 'must not be Authorization (use allow_bearer)',
-  })),
   // jwks_url
   ...['ftp://idp.example.com/jwks', 'file:///etc/jwks.json', 'not a url', 'idp.example.com/jwks'].map((url) => ({
     name: `jwks_url ${url}`,
@@ -635,14 +512,14 @@ describe('parseAuthConfig: refused configs', () => {
 
   it('reports several issues at once, in order, on one line', () => {
     const error = configErrorOf({
-      auth: { mode: 'jwr', api_keys: { header: '', enabled: 1, extra: true }, jwt: { leeway_seconds: 301 } },
+      auth: { mode: 'jwr', jwt: { issuer: '', leeway_seconds: 301, discovery: 1, extra: true } },
     });
     expect(error.issues).toEqual([
       { path: 'auth.mode', message: 'must be one of: api_key, jwt, oauth2 (did you mean jwt?)' },
-      { path: 'auth.api_keys.header', message: 'must not be empty' },
-      { path: 'auth.api_keys.enabled', message: `${BOOL}, not a number` },
-      { path: 'auth.api_keys.extra', message: 'unknown field' },
+      { path: 'auth.jwt.issuer', message: 'must not be empty' },
       { path: 'auth.jwt.leeway_seconds', message: 'must be 0 to 300' },
+      { path: 'auth.jwt.discovery', message: `${BOOL}, not a number` },
+      { path: 'auth.jwt.extra', message: 'unknown field' },
     ]);
     expect(error.message).toBe(error.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
     expect(error.message).not.toContain('\n');
@@ -657,15 +534,16 @@ describe('parseAuthConfig: refused configs', () => {
 
   it('reports the cross-field rules together, and with a field issue', () => {
     const raw = {
-      auth: { mode: 'jwt', api_keys: { header: '' }, jwt: { ...jwks, public_key_env: 'P', algorithms: ['HS384'] } },
+      auth: { mode: 'jwt', jwt: { ...jwks, public_key_env: 'P', algorithms: ['HS384'] } },
+      roles: [{ name: '' }],
     };
-    const paths = ['auth.api_keys.header', 'auth.jwt', 'auth.jwt.algorithms'];
+    const paths = ['roles[0].name', 'auth.jwt', 'auth.jwt.algorithms'];
     expect(configErrorOf(raw).issues.map((issue) => issue.path)).toEqual(paths);
   });
 
   it('never echoes a refused value in the message', () => {
     const secret = 'sekrit-value-123';
-    const error = configErrorOf(apiKeys({ header: `${secret} `, env_var: `${secret}-`, enabled: secret }));
+    const error = configErrorOf(jwt({ jwks_url: `${secret} `, public_key_env: `${secret}-`, discovery: secret }));
     expect(error.issues).toHaveLength(3);
     expect(error.message).not.toContain(secret);
   });
@@ -677,13 +555,13 @@ describe('parseAuthConfig: the result', () => {
       auth: { mode: 'jwt', jwt: { ...jwks, claims: { roles: 'a.b' } } },
       roles: [{ name: 'admin', permissions: ['x'] }],
     });
-    for (const part of [config, config.apiKeys, config.jwt, config.jwt.algorithms, config.jwt.claims, config.roles]) {
+    for (const part of [config, config.oauth2, config.jwt, config.jwt.algorithms, config.jwt.claims, config.roles]) {
       expect(Object.isFrozen(part)).toBe(true);
     }
     expect(Object.isFrozen(config.roles[0])).toBe(true);
     expect(Object.isFrozen(config.roles[0]?.permissions)).toBe(true);
     expect(() => {
-      (config.apiKeys as { header: string }).header = 'X-Other';
+      (config.jwt as { issuer: string }).issuer = 'https://other';
     }).toThrow(TypeError);
   });
 
@@ -705,7 +583,6 @@ describe('parseAuthConfig: the result', () => {
       'mode',
       'modes',
       'fallback',
-      'apiKeys',
       'jwt',
       'oauth2',
       'roles',

@@ -136,3 +136,11 @@ describe('compileRouteKey: the literal beginning refuses only what the pattern r
     expect(compileRouteKey('GET /caf%C3%A9/:id').matchPath('/CAF\u00e9/1')).toBe(false);
   });
 });
+
+describe('route keys', () => {
+  it('keeps an empty splat segment as Express does, and the root pattern as it is', () => {
+    expect(compileRouteKey('GET /files/*path').matchPath('/files/a//b')).toEqual({ path: ['a', '', 'b'] });
+    expect(compileRouteKey('GET /').matchPath('/')).toEqual({});
+    expect(compileRouteKey('GET /a/').matchPath('/a')).toEqual({});
+  });
+});

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../src/config/config-error.js';
-import { readApiKeysFile } from '../src/config/api-keys-file.js';
 import { configSourceOf, parseAuthConfig, withAccessDefaults } from '../src/config/parse-auth-config.js';
 import { keyFilesOf } from '../src/config/key-files.js';
 import { loadConfig } from '../src/config/load-config-file.js';
@@ -32,7 +30,6 @@ function issuesOf(run: () => unknown) {
   }
   throw new Error('accepted');
 }
-const HEX = 'ab'.repeat(32);
 
 describe('readSecretFile', () => {
   it('reads the file whole and drops one trailing newline (\\n or \\r\\n), no more', () => {
@@ -68,107 +65,8 @@ describe('readSecretFile', () => {
   });
 });
 
-describe('readApiKeysFile', () => {
-  it('reads every entry, the digest as its 32 bytes, fields left out as unset', () => {
-    const path = file(
-      'keys.yaml',
-      `- name: billing\n  sha256: ${HEX}\n  roles: [user]\n  tenant_id: acme\n  expires: 2027-01-01\n  created: 2026-01-01\n` +
-        `- name: reports\n  sha256: ${'CD'.repeat(32)}\n`,
-    );
-    expect(readApiKeysFile(path)).toEqual([
-      {
-        name: 'billing',
-        sha256: Buffer.from(HEX, 'hex'),
-        roles: ['user'],
-        tenantId: 'acme',
-        expires: '2027-01-01',
-        created: '2026-01-01',
-      },
-      {
-        name: 'reports',
-        sha256: Buffer.from('cd'.repeat(32), 'hex'),
-        roles: undefined,
-        tenantId: undefined,
-        expires: null,
-        created: null,
-      },
-    ]);
-  });
-
-  // YAML 1.1 would read `yes`/`no`/`on`/`off` as booleans and a date as a Date: pinned for any
-  // change of parser (docs/design/live-reload.md).
-  it('reads YAML 1.2 core: yes, no, on and off stay strings, and so does a date', () => {
-    const path = file(
-      'yes.yaml',
-      `- name: yes\n  sha256: ${HEX}\n  tenant_id: no\n  roles: [on, off]\n  created: 2026-01-01\n`,
-    );
-    expect(readApiKeysFile(path)).toEqual([
-      expect.objectContaining({ name: 'yes', tenantId: 'no', roles: ['on', 'off'], created: '2026-01-01' }),
-    ]);
-  });
-
-  it('takes an empty list: no key', () => {
-    expect(readApiKeysFile(file('none.yaml', '[]\n'))).toEqual([]);
-  });
-
-  it.each([
-    ['not YAML', 'a: [', /^auth\.api_keys\.keys_file$/, /: not valid YAML$/],
-    ['not a list', 'name: x\n', /^auth\.api_keys\.keys_file$/, /must be a list \(in \//],
-    ['a short digest', `- name: x\n  sha256: abc\n`, /keys_file\[0\]\.sha256$/, /64 hex digits/],
-    ['no digest', `- name: x\n`, /keys_file\[0\]\.sha256$/, /^is required/],
-    ['a digest of digits only', `- name: x\n  sha256: ${'1'.repeat(64)}\n`, /sha256$/, /in quotes \(YAML read/],
-    ['an env_var', `- name: x\n  sha256: ${HEX}\n  env_var: K\n`, /keys_file\[0\]$/, /unknown field env_var/],
-    ['a bad date', `- name: x\n  sha256: ${HEX}\n  expires: soon\n`, /keys_file\[0\]\.expires$/, /YYYY-MM-DD/],
-    ['a custom tag', `- !custom x\n`, /^auth\.api_keys\.keys_file$/, /line 1: not valid YAML/],
-    ['a repeated key', `- name: x\n  name: y\n`, /^auth\.api_keys\.keys_file$/, /line 2: not valid YAML/],
-    ['an empty file', '', /^auth\.api_keys\.keys_file$/, /is empty/],
-  ])('refuses a file with %s, naming the entry and field', (_name, content, path, message) => {
-    const [issue] = issuesOf(() => readApiKeysFile(file('bad.yaml', content)));
-    expect(issue?.path).toMatch(path);
-    expect(issue?.message).toMatch(message);
-  });
-
-  it('reports at most ten broken entries, never a digest', () => {
-    const content = Array.from({ length: 30 }, (_, i) => `- name: c${i}\n  sha256: ${HEX.slice(1)}\n`).join('');
-    const issues = issuesOf(() => readApiKeysFile(file('many-bad.yaml', content)));
-    expect(issues).toHaveLength(10);
-    expect(JSON.stringify(issues)).not.toContain(HEX.slice(1));
-  });
-
-  // How long it takes is the bench's (`pnpm --filter @authlayer/bench reload`), never a test's.
-  it('reads 10 000 entries', () => {
-    const content = Array.from(
-      { length: 10_000 },
-      (_, i) =>
-        `- name: client-${i}\n  sha256: "${createHash('sha256').update(String(i)).digest('hex')}"\n  roles: [user]\n  created: 2026-11-01\n`,
-    ).join('');
-    const path = file('10k.yaml', content);
-    const entries = readApiKeysFile(path);
-    expect(entries).toHaveLength(10_000);
-    expect(entries[9_999]).toMatchObject({ name: 'client-9999' });
-  });
-});
-
 describe('config: the file fields and their rules', () => {
-  const api = (apiKeys: Record<string, unknown>) => ({ auth: { mode: 'api_key', api_keys: apiKeys } });
-
-  it('converts key_file, keys_file and each entry twin once to camelCase', () => {
-    const config = parseAuthConfig(
-      api({
-        keys_file: '/k.yaml',
-        keys: [
-          { name: 'a', key_file: '/a' },
-          { name: 'b', hash_file: '/b' },
-        ],
-      }),
-    );
-    expect(config.apiKeys.keysFile).toBe('/k.yaml');
-    expect(config.apiKeys.keys?.map(({ keyFile, hashFile }) => [keyFile, hashFile])).toEqual([
-      ['/a', null],
-      [null, '/b'],
-    ]);
-    expect(parseAuthConfig(api({ keys_file: '/k.yaml' })).apiKeys.keys).toEqual([]);
-    expect(parseAuthConfig(api({ key_file: '/k' })).apiKeys).toMatchObject({ keyFile: '/k', keys: null });
+  it('converts public_key_file and client_secret_file once to camelCase', () => {
     const jwt = parseAuthConfig({ auth: { mode: 'jwt', jwt: { public_key_file: '/p.pem' } } }).jwt;
     expect(jwt.publicKeyFile).toBe('/p.pem');
     const oauth2 = parseAuthConfig({
@@ -181,16 +79,12 @@ describe('config: the file fields and their rules', () => {
   });
 
   it.each([
-    ['key_file with env_var', api({ key_file: '/k', env_var: 'K' }), 'auth.api_keys.key_file', /not both/],
-    ['keys_file with env_var', api({ keys_file: '/k', env_var: 'K' }), 'auth.api_keys.keys_file', /excludes/],
-    ['keys_file with key_file', api({ keys_file: '/k', key_file: '/j' }), 'auth.api_keys.keys_file', /key_file/],
     [
-      'an entry with key_file and hash_file',
-      api({ keys: [{ name: 'a', key_file: '/a', hash_file: '/b' }] }),
-      'auth.api_keys.keys[0]',
-      /exactly one of env_var, hash_env, key_file and hash_file/,
+      'an empty path',
+      { auth: { mode: 'jwt', jwt: { public_key_file: '' } } },
+      'auth.jwt.public_key_file',
+      /must not be empty/,
     ],
-    ['an empty path', api({ key_file: '' }), 'auth.api_keys.key_file', /must not be empty/],
     [
       'public_key_file with public_key_env',
       { auth: { mode: 'jwt', jwt: { public_key_file: '/p', public_key_env: 'P' } } },
@@ -215,24 +109,23 @@ describe('config: the file fields and their rules', () => {
 });
 
 describe('the files a config names, and the file it came from', () => {
-  it('keyFilesOf lists every key file once, as absolute paths', () => {
+  it('keyFilesOf lists every key file of the sections core owns once, as absolute paths', () => {
     const config = parseAuthConfig({
       auth: {
         mode: ['api_key', 'jwt', 'oauth2'],
-        api_keys: {
-          keys_file: '/k.yaml',
-          keys: [
-            { name: 'a', key_file: 'rel/a' },
-            { name: 'b', hash_file: '/b' },
-            { name: 'c', env_var: 'C' },
+        // A mode package's section: its handler names its files (AuthHandler.keyFiles), not core.
+        api_keys: { keys_file: '/k.yaml', keys: [{ name: 'a', key_file: 'rel/a' }] },
+        jwt: {
+          providers: [
+            { issuer: 'https://i.example', public_key_file: 'rel/p.pem' },
+            { issuer: 'https://j.example', public_key_file: '/b' },
           ],
         },
-        jwt: { providers: [{ issuer: 'https://i.example', public_key_file: '/p.pem' }] },
         oauth2: { introspection_url: 'https://i.example/x', client_id: 'c', client_secret_file: '/b' },
       },
     });
-    expect(keyFilesOf(config)).toEqual(['/k.yaml', join(process.cwd(), 'rel/a'), '/b', '/p.pem']);
-    expect(keyFilesOf(parseAuthConfig({ auth: { api_keys: { key_file: '/one' } } }))).toEqual(['/one']);
+    expect(keyFilesOf(config)).toEqual([join(process.cwd(), 'rel/p.pem'), '/b']);
+    expect(keyFilesOf(parseAuthConfig({ auth: { api_keys: { key_file: '/one' } } }))).toEqual([]);
   });
 
   it('configSourceOf: the absolute path loadConfig read, kept by withAccessDefaults; null for an object', async () => {

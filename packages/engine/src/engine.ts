@@ -11,7 +11,7 @@ import {
   type Logger,
   type RevocationCheck,
 } from '@authlayer/core';
-import { configSourceOf, keyFilesOf } from '@authlayer/core/internal';
+import { configSourceOf } from '@authlayer/core/internal';
 import { Connections } from './connections.js';
 import type { DecisionListener } from './decision.js';
 import { buildGeneration, type Generation } from './generation.js';
@@ -239,7 +239,7 @@ function createSwap(first: Generation, firstSource: string | null, deps: SwapDep
     watch = null;
     if (!current.config.reload.watch || source === null) return;
     // A failed reload from a watch was logged and counted already.
-    const files = [source, ...keyFilesOf(current.config), ...current.loaded.handlers.flatMap(keyFilesOfHandler)];
+    const files = [source, ...current.loaded.handlers.flatMap(keyFilesOfHandler)];
     watch = watchFiles([...new Set(files)], () => void reload().catch(() => undefined));
   }
   rewatch();

@@ -7,7 +7,7 @@ import {
   type CreateHandler,
   type HandlerDeps,
 } from '@authlayer/core';
-import { defaultSectionKey, knownFields, suggestField } from '@authlayer/core/internal';
+import { defaultSectionKey, knownFields, shownInError, suggestField } from '@authlayer/core/internal';
 import { AUTH_MODES, configSchema, isKnownAuthMode } from '@authlayer/core';
 import { combineHandlers } from './combine-handlers.js';
 import { isPackageMissing } from './optional-peers.js';
@@ -191,7 +191,11 @@ async function checkSections(
     for (const key of unclaimed) {
       const owner = others.find((module) => module.section === key);
       if (owner !== undefined) issues.push(...(await checkSection(owner, key, raw[key])).issues);
-      else issues.push({ path: `auth.${key}`, message: unknownField(key, [...known, ...others.flatMap(sectionOf)]) });
+      else
+        issues.push({
+          path: `auth.${shownInError(key)}`,
+          message: unknownField(key, [...known, ...others.flatMap(sectionOf)]),
+        });
     }
   }
   if (issues.length > 0) throw new ConfigError(issues);

@@ -9,6 +9,9 @@ export { MAX_TOKEN_BYTES } from './verify/verify-token.js';
 export { TOKEN_CACHE_DEFAULTS } from './token-cache.js';
 export type { TokenCacheOptions } from './token-cache.js';
 
+export { configSchema, section } from './config/jwt-section.js';
+export type { JwtConfig, JwtProviderConfig } from './config/jwt-section.js';
+
 /**
  * The name `@authlayer/express` imports from every mode package; the same function as
  * {@link createJwtHandler}.

@@ -1,5 +1,5 @@
+import { resolve } from 'node:path';
 import {
-  assertModeConfig,
   bearerError,
   fromAuthenticateNow,
   type AuthConfig,
@@ -18,6 +18,7 @@ import { describeProviders, readinessOf, summarizeProviders } from './handler-st
 import type { JwksOptions } from './keys/remote-key-set.js';
 import { createProvider, type Provider, type Verified } from './provider.js';
 import { readToken } from './read-token.js';
+import { jwtOf } from './config/jwt-section.js';
 import { createTokenRecognizer } from './recognize-token.js';
 import { createProviderSelector } from './select-provider.js';
 import type { TokenCacheOptions } from './token-cache.js';
@@ -66,16 +67,15 @@ export interface JwtHandlerDeps extends HandlerDeps {
  * const context = await handler.authenticate({ headers: req.headers });
  */
 export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps): Promise<AuthHandler> {
-  if (typeof config?.jwt !== 'object' || typeof deps?.env !== 'object' || typeof deps.logger !== 'object') {
+  if (typeof config?.modes !== 'object' || typeof deps?.env !== 'object' || typeof deps.logger !== 'object') {
     throw new TypeError('createJwtHandler(config, deps) needs a parsed config and { env, logger }');
   }
   if (deps.isRevoked !== undefined && typeof deps.isRevoked !== 'function')
     throw new TypeError('isRevoked must be a function');
-  // A config made for another mode was not checked for jwt: the same rules, the same messages.
-  assertModeConfig(config, 'jwt');
+  const settings = jwtOf(config, deps);
   const now = deps.now ?? Date.now;
-  const several = config.jwt.providers.length > 0;
-  const configs = several ? config.jwt.providers : [config.jwt];
+  const several = settings.providers.length > 0;
+  const configs = several ? settings.providers : [settings];
   const providers = await Promise.all(
     configs.map((jwt, index) =>
       createProvider(
@@ -90,7 +90,7 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   warnAboutOpenClaims(configs, several, deps.logger);
   const select = createProviderSelector(providers, several);
   const revoked = createRevocationCheck(deps);
-  const { jwt } = config;
+  const jwt = settings;
   const constraint = createModeSenderConstraint('jwt.dpop-replay-cache', jwt, jwt.leewaySeconds, config, deps, now);
 
   // Synchronous for a cached token and a static key (see AuthHandler.authenticateNow), and without
@@ -167,8 +167,12 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
     ...fromAuthenticateNow(authenticateNow),
     describe: () => describeProviders(providers),
     readiness: () => readinessOf(providers),
-    recognize: createTokenRecognizer(config.jwt.cookie, constraint?.readDpopToken),
+    recognize: createTokenRecognizer(settings.cookie, constraint?.readDpopToken),
     summary: () => summarizeProviders(providers, several),
+    // A key read from a file reloads with `reload.watch` when the file changes.
+    keyFiles: [
+      ...new Set(configs.flatMap(({ publicKeyFile }) => (publicKeyFile === null ? [] : [resolve(publicKeyFile)]))),
+    ],
     securitySchemes: () => constraint?.securitySchemes(JWT_SCHEME) ?? [JWT_SCHEME],
     ...(constraint === null ? {} : { senderConstraint: () => constraint.config }),
     authorizationServers: () => configs.flatMap((jwt) => (jwt.issuer === null ? [] : [jwt.issuer])),

@@ -1,10 +1,5 @@
-import {
-  createClaimsMapper,
-  type AuthContext,
-  type MaybePromise,
-  type JwtProviderConfig,
-  type RoleConfig,
-} from '@authlayer/core';
+import type { JwtProviderConfig } from './config/jwt-section.js';
+import { createClaimsMapper, type AuthContext, type MaybePromise, type RoleConfig } from '@authlayer/core';
 import { isPromiseLike } from '@authlayer/core/internal';
 import { createKeySource, type KeySource, type KeySourceDeps } from './keys/key-source.js';
 import { createTokenCache, type TokenCacheOptions } from './token-cache.js';

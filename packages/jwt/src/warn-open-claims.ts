@@ -1,4 +1,5 @@
-import type { JwtProviderConfig, Logger } from '@authlayer/core';
+import type { JwtProviderConfig } from './config/jwt-section.js';
+import type { Logger } from '@authlayer/core';
 
 /**
  * One start-up warning line when tokens are not tied to an issuer or to this API: without

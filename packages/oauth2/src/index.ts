@@ -9,6 +9,9 @@ export { MAX_ANSWER_BYTES } from './answer-limit.js';
 export { INTROSPECTION_LIMITS } from './introspection-limits.js';
 export type { IntrospectionLimitsOptions } from './introspection-limits.js';
 
+export { configSchema, section } from './config/oauth2-section.js';
+export type { OAuth2Config } from './config/oauth2-section.js';
+
 /**
  * The name `@authlayer/express` imports from every mode package; the same function as
  * {@link createOAuth2Handler}.

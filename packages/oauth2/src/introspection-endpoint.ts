@@ -1,4 +1,4 @@
-import type { OAuth2Config } from '@authlayer/core';
+import type { OAuth2Config } from './config/oauth2-section.js';
 import { discoverEndpoint } from '@authlayer/core/internal';
 
 /** Resolves with the introspection endpoint's URL; rejects with FetchFailure. */

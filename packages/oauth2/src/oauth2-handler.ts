@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import {
-  assertModeConfig,
   bearerError,
   ConfigError,
   DEFAULTS,
@@ -32,6 +31,7 @@ import {
   withCooldown,
   type IntrospectionLimitsOptions,
 } from './introspection-limits.js';
+import { oauth2Of, type OAuth2Config } from './config/oauth2-section.js';
 import { createProviderHealth } from './provider-health.js';
 import { createModeSenderConstraint, type PresentedAs } from '@authlayer/sender-constraint';
 import { connectSharedAnswers } from './shared-answers.js';
@@ -84,12 +84,10 @@ interface Known {
  * const context = await handler.authenticate({ headers: req.headers });
  */
 export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2HandlerDeps): Promise<AuthHandler> {
-  if (typeof config?.oauth2 !== 'object' || typeof deps?.env !== 'object' || typeof deps.logger !== 'object') {
+  if (typeof config?.modes !== 'object' || typeof deps?.env !== 'object' || typeof deps.logger !== 'object') {
     throw new TypeError('createOAuth2Handler(config, deps) needs a parsed config and { env, logger }');
   }
-  const settings = config.oauth2;
-  // A config made for another mode was not checked for oauth2: the same rules, the same messages.
-  assertModeConfig(config, 'oauth2');
+  const settings = oauth2Of(config, deps);
   const clientSecret = readSecret(settings, deps.env);
   const now = deps.now ?? Date.now;
   const limits = { ...INTROSPECTION_LIMITS, ...deps.limits };
@@ -216,6 +214,7 @@ export async function createOAuth2Handler(config: AuthConfig, deps: OAuth2Handle
         ? undefined
         : ('likely' as const),
     summary: () => summaryOf(settings),
+    keyFiles: settings.clientSecretFile === null ? [] : [resolve(settings.clientSecretFile)],
     securitySchemes: () => constraint?.securitySchemes(OAUTH2_SCHEME) ?? [OAUTH2_SCHEME],
     ...(constraint === null ? {} : { senderConstraint: () => constraint.config }),
     authorizationServers: () => (settings.issuer === null ? [] : [settings.issuer]),
@@ -239,7 +238,7 @@ const OAUTH2_SCHEME: SecuritySchemePart = Object.freeze({
 });
 
 /** The start-up line's part: the endpoint (redacted) and the secret's variable, never its value. */
-function summaryOf(settings: AuthConfig['oauth2']): string {
+function summaryOf(settings: OAuth2Config): string {
   const { introspectionUrl, issuer, clientSecretFile } = settings;
   const endpoint =
     introspectionUrl !== null ? redactUrl(introspectionUrl) : `the discovery document of ${redactUrl(String(issuer))}`;
@@ -248,12 +247,12 @@ function summaryOf(settings: AuthConfig['oauth2']): string {
 }
 
 /** The variable, or the file's absolute path, that holds the client secret. */
-function secretSource({ clientSecretEnv, clientSecretFile }: AuthConfig['oauth2']): string {
+function secretSource({ clientSecretEnv, clientSecretFile }: OAuth2Config): string {
   return clientSecretFile === null ? clientSecretEnv : resolve(clientSecretFile);
 }
 
 /** `client_secret_file` when set (read whole, one trailing newline dropped), else `client_secret_env`. */
-function readSecret(settings: AuthConfig['oauth2'], env: HandlerDeps['env']): string {
+function readSecret(settings: OAuth2Config, env: HandlerDeps['env']): string {
   if (settings.clientSecretFile !== null)
     return readSecretFile(settings.clientSecretFile, `${PATH}.client_secret_file`);
   const name = settings.clientSecretEnv;

@@ -1,5 +1,6 @@
+import type { OAuth2Config } from './config/oauth2-section.js';
 import { createHash } from 'node:crypto';
-import { ConfigError, type HandlerDeps, type OAuth2Config } from '@authlayer/core';
+import { ConfigError, type HandlerDeps } from '@authlayer/core';
 
 /** Active introspection answers shared by every replica (`auth.oauth2.cache_store`). */
 export interface SharedAnswers {

@@ -1,5 +1,12 @@
 import { ConfigError, DEFAULTS, type AuthConfig, type HandlerDeps } from '@authlayer/core';
-import { envVarName, filePath, NAME_MAX_LENGTH, sectionSchema } from '@authlayer/core/internal';
+import {
+  envVarName,
+  filePath,
+  modeSectionOf,
+  NAME_MAX_LENGTH,
+  sectionPathOf,
+  sectionSchema,
+} from '@authlayer/core/internal';
 import { z } from 'zod';
 
 /** The key of this mode's section under `auth`. */
@@ -57,7 +64,7 @@ export const apiKeyEntrySchema = z.strictObject({
 const KEY_PREFIX = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
 
 /** `auth.api_keys` as written. */
-export const apiKeysSchema = z
+const apiKeysSchema = z
   .strictObject({
     // No .default(): `keys` excludes an env_var the user wrote, so "not written" must stay visible.
     // The converter fills the default; meta keeps it in the JSON Schema.
@@ -311,24 +318,10 @@ export const configSchema = sectionSchema(checkedSchema);
  * @throws ConfigError naming every broken field at `auth.api_keys.<path>`
  */
 export function apiKeysOf(config: AuthConfig, deps: Pick<HandlerDeps, 'section'>): ApiKeysConfig {
-  const settings = deps.section === undefined ? checkSection(config.modeSections?.[section]) : deps.section;
-  const issues = clientLimitIssues(settings as ApiKeysConfig, config.rateLimit !== null);
+  const settings = modeSectionOf(config, deps, section, configSchema);
+  const issues = clientLimitIssues(settings, config.rateLimit !== null);
   if (issues.length > 0) throw new ConfigError(issues);
-  return settings as ApiKeysConfig;
-}
-
-function checkSection(raw: unknown): ApiKeysConfig {
-  const result = configSchema['~standard'].validate(raw);
-  if (result.issues === undefined) return result.value;
-  throw new ConfigError(result.issues.map(({ path, message }) => ({ path: sectionPath(path), message })));
-}
-
-/** `auth.api_keys.keys[0].env_var`, as core writes a config path. */
-function sectionPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (out, part) => out + (typeof part === 'number' ? `[${part}]` : `.${String(part)}`),
-    `auth.${section}`,
-  );
+  return settings;
 }
 
 /** A client's own limits are counted on `rate_limit`'s store: without one they would count nothing. */
@@ -338,21 +331,11 @@ function clientLimitIssues({ keys }: ApiKeysConfig, rateLimited: boolean) {
     [entry.requestsPerMinute !== null && 'requests_per_minute', entry.quota !== null && 'quota']
       .filter((field) => field !== false)
       .map((field) => ({
-        path: sectionPath(['keys', index, field]),
+        path: sectionPathOf(section, ['keys', index, field]),
         message: "needs the top-level rate_limit (its store counts the client's requests)",
       })),
   );
 }
 
-/**
- * The section's JSON Schema for editors, `{ section, schema }` (draft-07, as written: fields with
- * a default are optional); what `config.section.schema.json` holds.
- */
-export function sectionJsonSchema(): { section: string; schema: object } {
-  const { $schema: _draft, ...schema } = z.toJSONSchema(apiKeysSchema, {
-    io: 'input',
-    target: 'draft-7',
-    unrepresentable: 'throw',
-  });
-  return { section, schema };
-}
+/** The section as written, for its JSON Schema (`config.section.schema.json`). */
+export const writtenSchema = apiKeysSchema;

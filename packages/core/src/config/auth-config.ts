@@ -1,7 +1,5 @@
 import type { AccessPolicy, AccessValue, Fallback } from './access-schema.js';
 import type { AuthMode } from './defaults.js';
-import type { JwtConfig } from './sections/jwt.js';
-import type { OAuth2Config } from './sections/oauth2.js';
 import type { ForwardAuthConfig } from './sections/forward-auth.js';
 import type { RateLimitConfig, ReloadConfig } from './sections/operations.js';
 import type { McpConfig } from './sections/mcp.js';
@@ -12,8 +10,6 @@ import type { RoleConfig } from './sections/roles.js';
 import type { TlsConfig } from './sections/tls.js';
 
 export type { ClaimsConfig } from './sections/claims.js';
-export type { JwtConfig, JwtProviderConfig } from './sections/jwt.js';
-export type { OAuth2Config } from './sections/oauth2.js';
 export type { ForwardAuthConfig, IdentityField } from './sections/forward-auth.js';
 export type { RateLimitConfig, ReloadConfig } from './sections/operations.js';
 export type { McpConfig } from './sections/mcp.js';
@@ -35,8 +31,6 @@ export interface AuthConfig {
   readonly modes: readonly AuthMode[];
   /** `auth.fallback`: `no_auth` (default, the spec's) or `refuse` (a missing mode package stops start-up). */
   readonly fallback: Fallback;
-  readonly jwt: JwtConfig;
-  readonly oauth2: OAuth2Config;
   readonly roles: readonly RoleConfig[];
   /** Top-level `rate_limit`; `null` (the default) means no limits. */
   readonly rateLimit: RateLimitConfig | null;

@@ -4,8 +4,6 @@ import { isMcpKey } from './mcp-key.js';
 import { DEFAULTS } from './defaults.js';
 import { modeSchema } from './mode-name.js';
 import type { SectionIssue } from './fields.js';
-import { jwtIssues, jwtSchema, toJwtConfig } from './sections/jwt.js';
-import { oauth2Issues, oauth2Schema, toOAuth2Config } from './sections/oauth2.js';
 import { forwardAuthSchema } from './sections/forward-auth.js';
 import { mcpIssues, mcpSchema } from './sections/mcp.js';
 import { resourceSchema } from './sections/resource.js';
@@ -29,8 +27,6 @@ export const configSchema = z
       // The list first: an empty list is a list that is too short, not a bad mode name.
       mode: z.union([z.array(modeSchema).min(1, 'must list at least one mode'), modeSchema]).default(DEFAULTS.mode),
       fallback: fallbackSchema,
-      jwt: jwtSchema,
-      oauth2: oauth2Schema,
     }),
     roles: z.array(roleSchema).default([]),
     ...operationsFields,
@@ -43,13 +39,7 @@ export const configSchema = z
     access: accessSchema,
   })
   .superRefine((config, ctx) => {
-    const modes: readonly string[] = [config.auth.mode].flat();
-    // An empty `providers` list is refused by its own schema; the jwt rules would only restate it.
-    const jwt =
-      config.auth.jwt.providers?.length === 0 ? [] : jwtIssues(toJwtConfig(config.auth.jwt), modes.includes('jwt'));
     const issues: SectionIssue[] = [
-      ...jwt,
-      ...oauth2Issues(toOAuth2Config(config.auth.oauth2), modes.includes('oauth2')),
       ...rolesIssues(config.roles),
       ...scopesIssues(config.scopes),
       ...tlsIssues(toTlsConfig(config.tls)),

@@ -53,30 +53,6 @@ export type OAuth2AuthMethod = (typeof OAUTH2_AUTH_METHODS)[number];
 /** The spec's defaults, in one place. */
 export const DEFAULTS = Object.freeze({
   mode: 'api_key' as AuthMode,
-  jwt: Object.freeze({
-    jwksUrl: null,
-    publicKeyEnv: null,
-    issuer: null,
-    audience: null,
-    algorithms: Object.freeze(['RS256'] as JwtAlgorithm[]),
-    leewaySeconds: 30,
-    discovery: false,
-    staleKeysSeconds: 3600,
-    trustRoles: true,
-  }),
-  oauth2: Object.freeze({
-    introspectionUrl: null,
-    discovery: false,
-    issuer: null,
-    audience: null,
-    clientId: null,
-    clientSecretEnv: 'OAUTH2_CLIENT_SECRET',
-    authMethod: 'client_secret_basic' as OAuth2AuthMethod,
-    cacheSeconds: 60,
-    cacheMaxSeconds: 3600,
-    timeoutMs: 5000,
-    timeoutMaxMs: 60_000,
-  }),
   claims: Object.freeze({
     userId: 'sub',
     email: 'email',

@@ -1,23 +1,19 @@
 import type { AuthConfig } from './auth-config.js';
-import type { AuthMode, KnownAuthMode } from './defaults.js';
-import { isKnownAuthMode } from './mode-name.js';
+import type { AuthMode } from './defaults.js';
 import { compileRouteKey, toAccessConfig, type AccessValue } from './access-schema.js';
 import { ConfigError, shownInError, type ConfigIssue } from './config-error.js';
 import { configSchema, type RawConfigOutput } from './config-schema.js';
 import { describeIssues, formatPath } from './config-issues.js';
-import type { SectionIssue } from './fields.js';
-import { jwtIssues, toJwtConfig } from './sections/jwt.js';
-import { oauth2Issues, toOAuth2Config } from './sections/oauth2.js';
 import { toForwardAuthConfig } from './sections/forward-auth.js';
 import { toMcpConfig } from './sections/mcp.js';
 import { toResourceConfig } from './sections/resource.js';
 import { toScopesConfig } from './sections/scopes.js';
-import { sameAudience } from '../audience.js';
 import { toRevocationConfig } from './sections/revocation.js';
 import { toTlsConfig } from './sections/tls.js';
 import { toRateLimitConfig } from './sections/operations.js';
 import { toRolesConfig } from './sections/roles.js';
 import { knownFields } from './suggest-field.js';
+import { deepFreeze } from './deep-freeze.js';
 
 const PARSED = Symbol.for('authlayer.config');
 
@@ -97,15 +93,10 @@ function toAuthConfig(
 ): AuthConfig {
   const modes = [...new Set([auth.mode].flat())];
   const resourceConfig = toResourceConfig(resource);
-  // RFC 8707, as MCP requires: with a resource identifier and no audience of their own, the modes
-  // accept only tokens whose `aud` names this resource.
-  const bound = audienceOr(resourceConfig?.identifier ?? null, resourceConfig?.audienceStrict ?? false);
   const config: AuthConfig = {
     mode: modes[0] as AuthMode,
     modes,
     fallback: auth.fallback,
-    jwt: bound(toJwtConfig(auth.jwt)),
-    oauth2: bound(toOAuth2Config(auth.oauth2)),
     roles: toRolesConfig(roles),
     rateLimit: toRateLimitConfig(rateLimit),
     metrics,
@@ -123,50 +114,6 @@ function toAuthConfig(
   };
   Object.defineProperty(config, PARSED, { value: true });
   return deepFreeze(config);
-}
-
-/**
- * The mode's section (and each of its `providers`) with `audience` set to `identifier` where none
- * is written: the modes learn their effective audience from the parsed config, nobody branches on
- * a mode's name.
- */
-function audienceOr(identifier: string | null, strict: boolean) {
-  return <T extends { readonly audience: string | null; readonly providers?: readonly { audience: string | null }[] }>(
-    section: T,
-  ): T => {
-    if (identifier === null) return section;
-    // `audience_strict` holds where the audience is the resource's (not one of the section's own).
-    const strictFor = (audience: string) =>
-      strict && sameAudience(audience, identifier) ? { audienceStrict: true } : {};
-    const audience = section.audience ?? identifier;
-    const own = { audience, ...strictFor(audience) };
-    if (section.providers === undefined) return { ...section, ...own };
-    const providers = section.providers.map((provider) => ({
-      ...provider,
-      audience: provider.audience ?? identifier,
-      ...strictFor(provider.audience ?? identifier),
-    }));
-    return { ...section, ...own, providers };
-  };
-}
-
-const MODE_RULES: Readonly<Partial<Record<KnownAuthMode, (config: AuthConfig) => SectionIssue[]>>> = {
-  jwt: (config) => jwtIssues(config.jwt, true),
-  oauth2: (config) => oauth2Issues(config.oauth2, true),
-};
-
-/**
- * The rules a mode's section must meet for that mode to authenticate, the same rules and messages
- * `parseAuthConfig` checks for every mode `auth.mode` lists: for a mode package given a config
- * made for another mode (`createJwtHandler(parseAuthConfig({ auth: { mode: 'api_key' } }), ...)`).
- *
- * @throws ConfigError naming every broken rule of the mode's section
- */
-export function assertModeConfig(config: AuthConfig, mode: AuthMode): void {
-  // A mode package whose section is its own checks it (its `configSchema`).
-  const issues = isKnownAuthMode(mode) ? (MODE_RULES[mode]?.(config) ?? []) : [];
-  if (issues.length > 0)
-    throw new ConfigError(issues.map(({ path, message }) => ({ path: formatPath(path), message })));
 }
 
 /**
@@ -194,12 +141,4 @@ export function withAccessDefaults(config: AuthConfig, entries: Readonly<Record<
   const source = configSourceOf(config);
   if (source !== null) sources.set(extended, source);
   return deepFreeze(extended);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }

@@ -1,6 +1,8 @@
-import type { z } from 'zod';
-import { shownInError } from './config-error.js';
+import { z } from 'zod';
+import type { AuthConfig } from './auth-config.js';
+import { ConfigError, shownInError } from './config-error.js';
 import { describeIssues } from './config-issues.js';
+import { deepFreeze } from './deep-freeze.js';
 
 /** One issue of a {@link SectionSchema}: what is wrong, at a path inside the section. */
 export interface SectionSchemaIssue {
@@ -40,7 +42,8 @@ export function sectionSchema<Schema extends z.ZodType>(schema: Schema): Section
       vendor: 'authlayer',
       validate(value) {
         const result = schema.safeParse(value, { reportInput: true });
-        if (result.success) return { value: result.data };
+        // Read-only, as the config it belongs to: a handler cannot change what another reads.
+        if (result.success) return { value: deepFreeze(result.data) };
         const issues = describeIssues(schema, result.error.issues).map(({ path, message }) => ({
           message,
           path: path.map((part) => (typeof part === 'string' ? shownInError(part) : part)),
@@ -49,4 +52,44 @@ export function sectionSchema<Schema extends z.ZodType>(schema: Schema): Section
       },
     },
   };
+}
+
+/**
+ * A mode's section as its handler takes it: `deps.section` as the engine's loader checked it, or,
+ * for a program that calls the mode's `createHandler` itself, `config.modeSections[key]` checked
+ * here by the same schema, with the same lines.
+ *
+ * @throws ConfigError naming every issue at `auth.<key>.<path>`
+ */
+export function modeSectionOf<Output>(
+  config: AuthConfig,
+  deps: { readonly section?: unknown },
+  key: string,
+  schema: SectionSchema<Output>,
+): Output {
+  if (deps.section !== undefined) return deps.section as Output;
+  const result = schema['~standard'].validate(config.modeSections?.[key]);
+  if (result.issues === undefined) return result.value;
+  throw new ConfigError(result.issues.map(({ path, message }) => ({ path: sectionPathOf(key, path), message })));
+}
+
+/** `auth.api_keys.keys[0].env_var`: a path inside the section `key`, as core writes a config path. */
+export function sectionPathOf(key: string, path: readonly PropertyKey[]): string {
+  let out = `auth.${key}`;
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : `.${String(part)}`;
+  return out;
+}
+
+/**
+ * A mode section's JSON Schema for editors, `{ section, schema }` (draft-07, the section as
+ * written: fields with a default are optional): what a mode package's `config.section.schema.json`
+ * holds, and what core's build puts under `auth.properties` of `config.schema.json`.
+ */
+export function sectionJsonSchema(section: string, schema: z.ZodType): { section: string; schema: object } {
+  const { $schema: _draft, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    target: 'draft-7',
+    unrepresentable: 'throw',
+  });
+  return { section, schema: rest };
 }

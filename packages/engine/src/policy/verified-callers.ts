@@ -12,9 +12,17 @@ import {
   type AuthHandler,
   type AuthMode,
   type AuthRequest,
+  type ClaimsConfig,
   type HandlerDeps,
 } from '@authlayer/core';
 import { modePackageName, type ImportModule } from '../load-mode.js';
+
+/** What a token mode's caller is made from: its section's (or one provider's) claims mapping. */
+interface TokenSection {
+  readonly issuer: string | null;
+  readonly claims: ClaimsConfig;
+  readonly trustRoles: boolean;
+}
 
 /** What the stand-in reads of `auth.api_keys` as @authlayer/api-key checked it (`deps.section`). */
 interface ApiKeySection {
@@ -96,9 +104,14 @@ export class VerifiedCallers {
 
   /** `auth.api_keys` as @authlayer/api-key checked it: a policy test of API key callers needs it. */
   private apiKeys(): ApiKeySection {
-    const section = this.sections.get('api_key');
-    if (section === undefined) throw new CallerError('api_key callers need @authlayer/api-key installed');
-    return section as ApiKeySection;
+    return this.sectionOf<ApiKeySection>('api_key');
+  }
+
+  /** The section of `mode` as its package checked it: a caller of that mode is made from it. */
+  private sectionOf<T>(mode: AuthMode): T {
+    const section = this.sections.get(mode);
+    if (section === undefined) throw new CallerError(`${mode} callers need ${modePackageName(mode)} installed`);
+    return section as T;
   }
 
   private contextOf(caller: Exclude<VerifiedCaller, 'anonymous'>): AuthContext {
@@ -111,9 +124,13 @@ export class VerifiedCallers {
       throw new CallerError(`${mode} must map claim names to values`);
     }
     const readScp = config.resource !== null || config.mcp !== null;
-    if (mode === 'oauth2') return createClaimsMapper('oauth2', config.oauth2.claims, config.roles, { readScp })(claims);
-    const { providers } = config.jwt;
-    const provider = providers.length === 0 ? config.jwt : providers.find((each) => each.issuer === claims.iss);
+    if (mode === 'oauth2') {
+      const { claims: mapping } = this.sectionOf<TokenSection>('oauth2');
+      return createClaimsMapper('oauth2', mapping, config.roles, { readScp })(claims);
+    }
+    const jwt = this.sectionOf<TokenSection & { providers: readonly TokenSection[] }>('jwt');
+    const { providers } = jwt;
+    const provider = providers.length === 0 ? jwt : providers.find((each) => each.issuer === claims.iss);
     if (provider === undefined) throw new CallerError('jwt: its iss names none of auth.jwt.providers');
     return createClaimsMapper('jwt', provider.claims, config.roles, {
       issuer: providers.length > 1 ? provider.issuer : null,

@@ -1,11 +1,5 @@
-import {
-  type HandlerObserver,
-  type JwtAlgorithm,
-  type JwtProviderConfig,
-  type KeyState,
-  type Logger,
-  type ReloadCarry,
-} from '@authlayer/core';
+import type { JwtProviderConfig } from '../config/jwt-section.js';
+import { type HandlerObserver, type JwtAlgorithm, type KeyState, type Logger, type ReloadCarry } from '@authlayer/core';
 import type { CryptoKey, JWTVerifyGetKey } from 'jose';
 import { createRemoteKeySet, type JwksOptions } from './remote-key-set.js';
 import { fromFile, fromVariable, loadStaticKeys } from './static-key.js';

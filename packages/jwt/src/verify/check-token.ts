@@ -1,4 +1,5 @@
-import { bearerError, type JwtProviderConfig } from '@authlayer/core';
+import type { JwtProviderConfig } from '../config/jwt-section.js';
+import { bearerError } from '@authlayer/core';
 import { readClaim } from '@authlayer/core/internal';
 import { decodeSegment, parseJsonObject } from './decode-jws.js';
 

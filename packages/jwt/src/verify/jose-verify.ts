@@ -1,5 +1,5 @@
+import type { JwtConfig } from '../config/jwt-section.js';
 import { audienceRefusal, bearerError, sameAudience } from '@authlayer/core';
-import type { JwtConfig } from '@authlayer/core';
 import {
   decodeJwt,
   jwtVerify,

@@ -1,5 +1,6 @@
+import type { JwtConfig } from '../config/jwt-section.js';
 import { audienceRefusal, bearerError } from '@authlayer/core';
-import type { AuthFailure, JwtConfig } from '@authlayer/core';
+import type { AuthFailure } from '@authlayer/core';
 
 /** The time claims of a verified token, as the token gave them (RFC 7519 §4.1.4–4.1.6). */
 export interface TokenTimes {

@@ -1,21 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError } from '../src/config/config-error.js';
-import { parseAuthConfig } from '../src/config/parse-auth-config.js';
-import { compileRouteKey } from '../src/config/access-schema.js';
+import { ConfigError, parseAuthConfig } from '@authlayer/core';
+import { apiKeysOf, configSchema } from '../src/config/api-keys-section.js';
+import { issuesOf, settingsOf } from './settings-of.js';
 
 const RATE_LIMIT = { requests_per_minute: 10 };
-const issuesOf = (raw: unknown) => {
-  try {
-    parseAuthConfig(raw);
-  } catch (error) {
-    return (error as ConfigError).issues;
-  }
-  throw new Error('accepted');
-};
 
 describe('per-client limits of api_keys.keys', () => {
   it('gives every entry of a client the limits that one of them says, and null where none does', () => {
-    const config = parseAuthConfig({
+    const config = settingsOf({
       auth: {
         api_keys: {
           format: 'checksummed',
@@ -29,9 +21,9 @@ describe('per-client limits of api_keys.keys', () => {
       },
       rate_limit: RATE_LIMIT,
     });
-    expect(config.apiKeys.format).toBe('checksummed');
-    expect(config.apiKeys.keyPrefixes).toEqual(['sk_live']);
-    expect(config.apiKeys.keys?.map(({ requestsPerMinute, quota }) => ({ requestsPerMinute, quota }))).toEqual([
+    expect(config.format).toBe('checksummed');
+    expect(config.keyPrefixes).toEqual(['sk_live']);
+    expect(config.keys?.map(({ requestsPerMinute, quota }) => ({ requestsPerMinute, quota }))).toEqual([
       { requestsPerMinute: 1200, quota: { requests: 100, per: 'month' } },
       { requestsPerMinute: 1200, quota: { requests: 100, per: 'month' } },
       { requestsPerMinute: null, quota: null },
@@ -74,6 +66,19 @@ describe('per-client limits of api_keys.keys', () => {
     ]);
   });
 
+  it('needs it also for a section the engine checked (configSchema cannot see rate_limit)', () => {
+    const checked = configSchema['~standard'].validate({ keys: [{ name: 'b', env_var: 'A', requests_per_minute: 5 }] });
+    if (checked.issues !== undefined) throw new Error('the section was refused');
+    const section = checked.value;
+    expect(() => apiKeysOf(parseAuthConfig({ auth: {} }), { section })).toThrow(
+      new ConfigError({
+        path: 'auth.api_keys.keys[0].requests_per_minute',
+        message: "needs the top-level rate_limit (its store counts the client's requests)",
+      }),
+    );
+    expect(apiKeysOf(parseAuthConfig({ auth: {}, rate_limit: RATE_LIMIT }), { section })).toBe(section);
+  });
+
   it('refuses a key prefix that is not a letter, then letters, digits and _', () => {
     expect(issuesOf({ auth: { api_keys: { format: 'checksummed', key_prefixes: ['sk-live'] } } })).toEqual([
       {
@@ -81,13 +86,5 @@ describe('per-client limits of api_keys.keys', () => {
         message: 'must be a letter, then letters, digits and _ (at most 32 characters)',
       },
     ]);
-  });
-});
-
-describe('route keys', () => {
-  it('keeps an empty splat segment as Express does, and the root pattern as it is', () => {
-    expect(compileRouteKey('GET /files/*path').matchPath('/files/a//b')).toEqual({ path: ['a', '', 'b'] });
-    expect(compileRouteKey('GET /').matchPath('/')).toEqual({});
-    expect(compileRouteKey('GET /a/').matchPath('/a')).toEqual({});
   });
 });

@@ -1,23 +1,59 @@
+import {
+  ConfigError,
+  OAUTH2_AUTH_METHODS,
+  type AuthConfig,
+  type ClaimsConfig,
+  type HandlerDeps,
+  type OAuth2AuthMethod,
+  type SenderConstraintConfig,
+} from '@authlayer/core';
+import {
+  claimsSchema,
+  envVarName,
+  filePath,
+  intRange,
+  keySetUrl,
+  modeSectionOf,
+  redisUrl,
+  sectionPathOf,
+  sectionSchema,
+  senderConstraintFields,
+  text,
+  toClaimsConfig,
+  toSenderConstraintConfig,
+  withResourceAudience,
+  type SectionIssue,
+} from '@authlayer/core/internal';
 import { z } from 'zod';
-import { DEFAULTS, OAUTH2_AUTH_METHODS, type OAuth2AuthMethod } from '../defaults.js';
-import { envVarName, filePath, intRange, keySetUrl, redisUrl, text, type SectionIssue } from '../fields.js';
-import { claimsSchema, toClaimsConfig, type ClaimsConfig } from './claims.js';
-import { senderConstraintFields, toSenderConstraintConfig, type SenderConstraintConfig } from './sender-constraint.js';
 
-/** `auth.oauth2`: where and how tokens are introspected (RFC 7662). */
+/** The key of this mode's section under `auth`. */
+export const section = 'oauth2';
+
+/** The spec's defaults of `auth.oauth2`. */
+const DEFAULT_SECTION = Object.freeze({
+  discovery: false,
+  clientSecretEnv: 'OAUTH2_CLIENT_SECRET',
+  authMethod: 'client_secret_basic' as OAuth2AuthMethod,
+  cacheSeconds: 60,
+  cacheMaxSeconds: 3600,
+  timeoutMs: 5000,
+  timeoutMaxMs: 60_000,
+});
+
+/** `auth.oauth2` as written: where and how tokens are introspected (RFC 7662). */
 export const oauth2Schema = z
   .strictObject({
     introspection_url: keySetUrl.nullable().default(null),
-    discovery: z.boolean().default(DEFAULTS.oauth2.discovery),
+    discovery: z.boolean().default(DEFAULT_SECTION.discovery),
     issuer: text.nullable().default(null),
     audience: text.nullable().default(null),
     client_id: text.nullable().default(null),
-    client_secret_env: envVarName.default(DEFAULTS.oauth2.clientSecretEnv),
+    client_secret_env: envVarName.default(DEFAULT_SECTION.clientSecretEnv),
     // When set, the client secret is read from this file, and client_secret_env is not read.
     client_secret_file: filePath.nullable().default(null),
-    auth_method: z.enum(OAUTH2_AUTH_METHODS).default(DEFAULTS.oauth2.authMethod),
-    cache_seconds: intRange(0, DEFAULTS.oauth2.cacheMaxSeconds).default(DEFAULTS.oauth2.cacheSeconds),
-    timeout_ms: intRange(1, DEFAULTS.oauth2.timeoutMaxMs).default(DEFAULTS.oauth2.timeoutMs),
+    auth_method: z.enum(OAUTH2_AUTH_METHODS).default(DEFAULT_SECTION.authMethod),
+    cache_seconds: intRange(0, DEFAULT_SECTION.cacheMaxSeconds).default(DEFAULT_SECTION.cacheSeconds),
+    timeout_ms: intRange(1, DEFAULT_SECTION.timeoutMaxMs).default(DEFAULT_SECTION.timeoutMs),
     // Active answers shared by every replica, for cache_seconds as the local cache.
     cache_store: redisUrl.nullable().default(null),
     claims: claimsSchema.nullable().default(null),
@@ -59,7 +95,7 @@ export interface OAuth2Config extends SenderConstraintConfig {
 }
 
 /** The YAML's `auth.oauth2` in camelCase. */
-export function toOAuth2Config(raw: z.output<typeof oauth2Schema>): OAuth2Config {
+function toOAuth2Config(raw: z.output<typeof oauth2Schema>): OAuth2Config {
   return {
     introspectionUrl: raw.introspection_url,
     discovery: raw.discovery,
@@ -81,10 +117,10 @@ export function toOAuth2Config(raw: z.output<typeof oauth2Schema>): OAuth2Config
  * The rules of `auth.oauth2` that span several fields; those that only matter when oauth2
  * authenticates (an endpoint, a client id) only when `active`.
  */
-export function oauth2Issues(oauth2: OAuth2Config, active: boolean): SectionIssue[] {
+function oauth2Issues(oauth2: OAuth2Config, active: boolean): SectionIssue[] {
   const issues: SectionIssue[] = [];
   const at = (message: string, field?: string): void =>
-    void issues.push({ path: ['auth', 'oauth2', ...(field === undefined ? [] : [field])], message });
+    void issues.push({ path: field === undefined ? [] : [field], message });
   if (oauth2.discovery && oauth2.issuer === null) at('discovery needs issuer', 'issuer');
   if (oauth2.discovery && oauth2.introspectionUrl !== null) at('set introspection_url or discovery, not both');
   if (oauth2.cacheStore !== null && oauth2.cacheSeconds === 0)
@@ -95,3 +131,34 @@ export function oauth2Issues(oauth2: OAuth2Config, active: boolean): SectionIssu
   if (oauth2.clientId === null) at('oauth2 mode needs client_id', 'client_id');
   return issues;
 }
+
+/** `auth.oauth2` checked whole (fields, then the rules that hold whether or not oauth2 is listed) and converted. */
+const checkedSchema = oauth2Schema
+  .superRefine((raw, ctx) => {
+    for (const { path, message } of oauth2Issues(toOAuth2Config(raw), false))
+      ctx.addIssue({ code: 'custom', path: [...path], message });
+  })
+  .transform(toOAuth2Config);
+
+/**
+ * The section's schema as the engine's loader takes it (a Standard Schema): its value is the
+ * handler's `deps.section`, an {@link OAuth2Config}.
+ */
+export const configSchema = sectionSchema(checkedSchema);
+
+/**
+ * This mode's settings: the checked section (see `modeSectionOf`), with the rules that hold when
+ * oauth2 authenticates (an endpoint, a client id) and the resource's audience where none is written.
+ *
+ * @throws ConfigError naming every broken rule at `auth.oauth2.<path>`
+ */
+export function oauth2Of(config: AuthConfig, deps: Pick<HandlerDeps, 'section'>): OAuth2Config {
+  const settings = modeSectionOf(config, deps, section, configSchema);
+  const issues = oauth2Issues(settings, true);
+  if (issues.length > 0)
+    throw new ConfigError(issues.map(({ path, message }) => ({ path: sectionPathOf(section, path), message })));
+  return withResourceAudience(settings, config.resource);
+}
+
+/** The section as written, for its JSON Schema (`config.section.schema.json`). */
+export const writtenSchema = oauth2Schema;

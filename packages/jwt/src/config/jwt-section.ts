@@ -1,8 +1,44 @@
+import {
+  ConfigError,
+  DEFAULTS,
+  HMAC_ALGORITHMS,
+  JWT_ALGORITHMS,
+  type AuthConfig,
+  type ClaimsConfig,
+  type HandlerDeps,
+  type JwtAlgorithm,
+  type SenderConstraintConfig,
+} from '@authlayer/core';
+import {
+  claimPath,
+  claimsSchema,
+  envVarName,
+  filePath,
+  intRange,
+  keySetUrl,
+  modeSectionOf,
+  sectionPathOf,
+  sectionSchema,
+  senderConstraintFields,
+  text,
+  toClaimsConfig,
+  toSenderConstraintConfig,
+  withResourceAudience,
+  type SectionIssue,
+} from '@authlayer/core/internal';
 import { z } from 'zod';
-import { DEFAULTS, HMAC_ALGORITHMS, JWT_ALGORITHMS, type JwtAlgorithm } from '../defaults.js';
-import { claimPath, envVarName, filePath, intRange, keySetUrl, text, type SectionIssue } from '../fields.js';
-import { claimsSchema, toClaimsConfig, type ClaimsConfig } from './claims.js';
-import { senderConstraintFields, toSenderConstraintConfig, type SenderConstraintConfig } from './sender-constraint.js';
+
+/** The key of this mode's section under `auth`. */
+export const section = 'jwt';
+
+/** The spec's defaults of `auth.jwt`. */
+const DEFAULT_SECTION = Object.freeze({
+  algorithms: Object.freeze(['RS256'] as JwtAlgorithm[]),
+  leewaySeconds: 30,
+  discovery: false,
+  staleKeysSeconds: 3600,
+  trustRoles: true,
+});
 
 // RFC 6265 §4.1.1: a cookie name is an RFC 2616 token.
 const COOKIE_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -37,7 +73,7 @@ const providerSchema = z.strictObject({
   trust_roles: z.boolean().optional(),
 });
 
-/** `auth.jwt`. */
+/** `auth.jwt` as written. */
 export const jwtSchema = z
   .strictObject({
     jwks_url: jwksUrl.nullable().default(null),
@@ -46,15 +82,15 @@ export const jwtSchema = z
     public_key_file: filePath.nullable().default(null),
     issuer: text.nullable().default(null),
     audience: text.nullable().default(null),
-    algorithms: algorithms.default([...DEFAULTS.jwt.algorithms]),
-    leeway_seconds: leeway.default(DEFAULTS.jwt.leewaySeconds),
+    algorithms: algorithms.default([...DEFAULT_SECTION.algorithms]),
+    leeway_seconds: leeway.default(DEFAULT_SECTION.leewaySeconds),
     claims: claimsSchema.nullable().default(null),
-    discovery: z.boolean().default(DEFAULTS.jwt.discovery),
-    stale_keys_seconds: staleKeys.default(DEFAULTS.jwt.staleKeysSeconds),
+    discovery: z.boolean().default(DEFAULT_SECTION.discovery),
+    stale_keys_seconds: staleKeys.default(DEFAULT_SECTION.staleKeysSeconds),
     required_claims: requiredClaims.default([]),
     token_type: tokenType.nullable().default(null),
     cookie: z.string().regex(COOKIE_NAME, 'must be a cookie name (RFC 6265 token)').nullable().default(null),
-    trust_roles: z.boolean().default(DEFAULTS.jwt.trustRoles),
+    trust_roles: z.boolean().default(DEFAULT_SECTION.trustRoles),
     providers: z.array(providerSchema).min(1, 'must list at least one provider').nullable().default(null),
     // For every issuer alike: a proof or a certificate is the client's, not the issuer's.
     ...senderConstraintFields,
@@ -110,7 +146,7 @@ export interface JwtConfig extends JwtProviderConfig, SenderConstraintConfig {
  * `auth.jwt` as the schema read it, in camelCase. Each provider takes what it leaves out from
  * `auth.jwt`, except its key source, which is always its own.
  */
-export function toJwtConfig(jwt: RawJwt): JwtConfig {
+function toJwtConfig(jwt: RawJwt): JwtConfig {
   const own = toProvider(jwt);
   const providers = (jwt.providers ?? []).map((entry) =>
     toProvider({
@@ -155,9 +191,9 @@ type Path = (string | number)[];
  * provider; needed only when jwt is `active`), `discovery` needs `issuer`, HMAC only with
  * `public_key_env`, unique issuers.
  */
-export function jwtIssues(jwt: JwtConfig, active: boolean): SectionIssue[] {
+function jwtIssues(jwt: JwtConfig, active: boolean): SectionIssue[] {
   const issues: SectionIssue[] = [];
-  const at = (path: Path, message: string) => void issues.push({ path: ['auth', 'jwt', ...path], message });
+  const at = (path: Path, message: string) => void issues.push({ path, message });
   if (jwt.providers.length === 0) {
     if (active && sourcesOf(jwt).length === 0)
       at([], 'jwt mode needs jwks_url, public_key_env, public_key_file, discovery or providers');
@@ -210,3 +246,36 @@ function checkSource(provider: JwtProviderConfig, path: Path, at: (path: Path, m
     );
   }
 }
+
+/** `auth.jwt` checked whole (fields, then the rules that hold whether or not jwt is listed) and converted. */
+const checkedSchema = jwtSchema
+  .superRefine((raw, ctx) => {
+    // An empty `providers` list is refused by its own schema; the rules would only restate it.
+    if (raw.providers?.length === 0) return;
+    for (const { path, message } of jwtIssues(toJwtConfig(raw), false))
+      ctx.addIssue({ code: 'custom', path: [...path], message });
+  })
+  .transform(toJwtConfig);
+
+/**
+ * The section's schema as the engine's loader takes it (a Standard Schema): its value is the
+ * handler's `deps.section`, a {@link JwtConfig}.
+ */
+export const configSchema = sectionSchema(checkedSchema);
+
+/**
+ * This mode's settings: the checked section (see `modeSectionOf`), with the rules that hold when
+ * jwt authenticates (a key source) and the resource's audience where none is written.
+ *
+ * @throws ConfigError naming every broken rule at `auth.jwt.<path>`
+ */
+export function jwtOf(config: AuthConfig, deps: Pick<HandlerDeps, 'section'>): JwtConfig {
+  const settings = modeSectionOf(config, deps, section, configSchema);
+  const issues = jwtIssues(settings, true);
+  if (issues.length > 0)
+    throw new ConfigError(issues.map(({ path, message }) => ({ path: sectionPathOf(section, path), message })));
+  return withResourceAudience(settings, config.resource);
+}
+
+/** The section as written, for its JSON Schema (`config.section.schema.json`). */
+export const writtenSchema = jwtSchema;
