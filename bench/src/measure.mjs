@@ -162,6 +162,7 @@ export function createMeasurer({
       // the main thread's share of that CPU; the rest ran on helper threads (GC, libuv's pool)
       mainShare: totals.main / totals.cpu,
       rss: memory.rss,
+      settledRss: memory.settledRss,
       retained: memory.retained,
       busy: totals.cpu / totals.wall,
       // share of the time the server's main thread was runnable but did not get its core

@@ -124,12 +124,15 @@ process.on('message', (message) => {
     const main = mainThreadCpu();
     const rss = process.memoryUsage().rss;
     let retained = null;
+    let settledRss = null;
     if (message.gc && typeof globalThis.gc === 'function') {
-      // After the measurement only: what the middleware keeps (caches), without garbage.
+      // After the measurement only: what the middleware keeps (caches), without garbage, and the
+      // RSS once the collector has given back what it could (the RSS above is a snapshot of a
+      // heap anywhere between its live size and the growth V8 allows it).
       globalThis.gc();
-      retained = process.memoryUsage().heapUsed;
+      ({ heapUsed: retained, rss: settledRss } = process.memoryUsage());
     }
-    process.send({ type: 'usage', id: message.id, cpu, main, wall, waited, rss, retained, handled });
+    process.send({ type: 'usage', id: message.id, cpu, main, wall, waited, rss, settledRss, retained, handled });
   } else if (message?.type === 'stop') {
     server.closeAllConnections();
     server.close(() => process.exit(0));
