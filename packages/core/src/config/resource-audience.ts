@@ -1,4 +1,5 @@
 import { sameAudience } from '../audience.js';
+import { deepFreeze } from './deep-freeze.js';
 import type { ResourceConfig } from './sections/resource.js';
 
 /** A token mode's section, or one of its providers: what the resource's audience applies to. */
@@ -12,6 +13,7 @@ interface Audienced {
  * identifier where none is written (RFC 8707, as MCP requires: with a resource and no audience of
  * their own, the modes accept only tokens whose `aud` names this resource), and
  * `audienceStrict` where that audience is the resource's and `resource.audience_strict` is set.
+ * Frozen, as the section it extends.
  */
 export function withResourceAudience<T extends Audienced & { readonly providers?: readonly Audienced[] }>(
   section: T,
@@ -24,6 +26,6 @@ export function withResourceAudience<T extends Audienced & { readonly providers?
     const audience = part.audience ?? identifier;
     return { ...part, audience, ...(strict && sameAudience(audience, identifier) ? { audienceStrict: true } : {}) };
   };
-  if (section.providers === undefined) return bind(section);
-  return { ...bind(section), providers: section.providers.map(bind) };
+  if (section.providers === undefined) return deepFreeze(bind(section));
+  return deepFreeze({ ...bind(section), providers: section.providers.map(bind) });
 }
