@@ -8,6 +8,7 @@ import {
 import { dirname, resolve } from 'node:path';
 import type { AuthMiddlewareOptions } from '@authlayer/express';
 import { createApp, describeAuth } from './app.js';
+import { checkedSections } from './checked-sections.js';
 import { readTlsOptions } from './tls-server.js';
 
 /** What `--check` prints: the resolved settings in the YAML's own (snake_case) shape. */
@@ -79,8 +80,9 @@ export async function checkConfig(
     modeSections,
     ...rest
   } = config;
-  // A mode package's section as written (its own keys), beside core's sections.
-  const resolved = redactUrls({ ...(toSnakeCase(rest) as object), ...modeSections }) as { mode: unknown };
+  // Each mode package's section as the package read it, beside core's sections.
+  const sections = await checkedSections({ modes, modeSections }, toSnakeCase, options.importModule);
+  const resolved = redactUrls({ ...(toSnakeCase(rest) as object), ...sections }) as { mode: unknown };
   resolved.mode = modes.length > 1 ? modes : config.mode;
   const limits =
     rateLimit === null

@@ -195,6 +195,8 @@ describe('tls files', () => {
       [
         'auth:',
         '  mode: api_key',
+        // Kept beside the listed mode: --check shows it as the installed jwt package reads it.
+        '  jwt: {}',
         'tls:',
         '  cert_file: server.pem',
         '  key_file: server-key.pem',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { sectionJsonSchema } from '@authlayer/core/internal';
 import { readFileSync } from 'node:fs';
-import { sectionJsonSchema } from '../src/config/api-keys-section.js';
+import { section, writtenSchema } from '../src/config/api-keys-section.js';
 
 // config.section.schema.json is committed (core's build reads it to complete `auth.api_keys` in
 // @authlayer/core/config.schema.json): it must be what this package's schema says now.
@@ -9,15 +10,15 @@ describe('config.section.schema.json', () => {
     const committed: unknown = JSON.parse(
       readFileSync(new URL('../config.section.schema.json', import.meta.url), 'utf8'),
     );
-    expect(committed).toEqual(sectionJsonSchema());
+    expect(committed).toEqual(sectionJsonSchema(section, writtenSchema));
   });
 
   it('names the section and its fields with their defaults', () => {
-    const { section, schema } = sectionJsonSchema() as {
+    const { section: key, schema } = sectionJsonSchema(section, writtenSchema) as {
       section: string;
       schema: { properties: Record<string, object> };
     };
-    expect(section).toBe('api_keys');
+    expect(key).toBe('api_keys');
     expect(schema.properties.header).toMatchObject({ default: 'X-API-Key', maxLength: 64 });
     expect(schema.properties.allow_bearer).toMatchObject({ default: true });
   });

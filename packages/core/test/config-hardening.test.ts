@@ -49,34 +49,24 @@ describe('parseYaml reads plain YAML 1.2 data only', () => {
 describe('names from the file are bounded', () => {
   const huge = 'A'.repeat(1_000_000);
 
-  it.each([
-    ['public_key_env', { auth: { mode: 'jwt', jwt: { public_key_env: huge } } }, 'auth.jwt.public_key_env'],
-    ['client_secret_env', { auth: { oauth2: { client_secret_env: huge } } }, 'auth.oauth2.client_secret_env'],
-  ])('refuses a huge %s without repeating it', (_name, raw, path) => {
-    const error = errorOf(() => parseAuthConfig(raw));
-    expect(error.message).toBe(`${path}: must be at most 128 characters`);
+  // A huge public_key_env or client_secret_env: envVarName (section-fields.test.ts) and their packages.
+  it('refuses a huge MCP endpoint without repeating it', () => {
+    const error = errorOf(() =>
+      parseAuthConfig({ auth: {}, mcp: { endpoint: `/${huge}` }, access: { 'POST /mcp': 'authenticated' } }),
+    );
+    expect(error.issues[0]).toEqual({ path: 'mcp.endpoint', message: 'must be at most 2048 characters' });
+    expect(error.message).not.toContain(huge.slice(0, 100));
   });
 
   it('cuts a huge unknown field name in the message', () => {
     expect(errorOf(() => parseAuthConfig({ auth: {}, [huge]: 1 })).message).toBe(`${'A'.repeat(64)}...: unknown field`);
-    expect(errorOf(() => parseAuthConfig({ auth: { jwt: { [huge]: 1 } } })).message).toBe(
-      `auth.jwt.${'A'.repeat(64)}...: unknown field`,
+    expect(errorOf(() => parseAuthConfig({ auth: {}, reload: { [huge]: 1 } })).message).toBe(
+      `reload.${'A'.repeat(64)}...: unknown field`,
     );
   });
 });
 
-describe('jwks_url', () => {
-  it.each([
-    'https://user:hunter2@idp.example.com/jwks',
-    'https://user@idp.example.com/jwks',
-    'http://:hunter2@127.0.0.1/jwks',
-  ])('refuses user info at start-up: %s', (url) => {
-    const error = errorOf(() => parseAuthConfig({ auth: { mode: 'jwt', jwt: { jwks_url: url } } }));
-    expect(error.message).toBe('auth.jwt.jwks_url: must not hold a user name or password (fetch refuses such URLs)');
-    expect(error.message).not.toContain('hunter2');
-  });
-});
-
+// User info in jwks_url: keySetUrl (section-fields.test.ts) and @authlayer/jwt.
 describe('loadConfig', () => {
   it('names the absolute path it tried when a relative path is missing', async () => {
     const path = relative(process.cwd(), '/nonexistent-authlayer/service.yaml');
@@ -88,13 +78,19 @@ describe('loadConfig', () => {
 
 describe('an unknown field suggests the known one it is closest to', () => {
   it.each([
+    // auth.jwt and auth.oauth2 fields, claims: their packages' tests and section-fields.test.ts.
     [
-      { auth: { oauth2: { client_secret_fiel: '/s' } } },
-      'auth.oauth2.client_secret_fiel: unknown field (did you mean client_secret_file?)',
+      { auth: {}, resource: { identifier: 'https://a', audience_stict: true } },
+      'resource.audience_stict: unknown field (did you mean audience_strict?)',
     ],
-    [{ auth: { jwt: { jwks_uri: 'https://x' } } }, 'auth.jwt.jwks_uri: unknown field (did you mean jwks_url?)'],
-    [{ auth: { jwt: { claims: { user: 'sub' } } } }, 'auth.jwt.claims.user: unknown field'],
-    [{ auth: { jwt: { claims: { userid: 'sub' } } } }, 'auth.jwt.claims.userid: unknown field (did you mean user_id?)'],
+    [
+      { auth: {}, forward_auth: { identity_header: {} } },
+      'forward_auth.identity_header: unknown field (did you mean identity_headers?)',
+    ],
+    [
+      { auth: {}, rate_limit: { trust_proxys: 1 } },
+      'rate_limit.trust_proxys: unknown field (did you mean trust_proxy?)',
+    ],
     [{ auth: {}, role: [] }, 'role: unknown field (did you mean roles?)'],
     [
       { auth: {}, roles: [{ name: 'a', permision: [] }] },

@@ -26,7 +26,6 @@ describe('@authlayer/core public API', () => {
       'RoutePatternError',
       'VARIABLE_REF',
       'apiKeyChallenge',
-      'assertModeConfig',
       'audienceRefusal',
       'bearerChallenge',
       'bearerError',
@@ -73,9 +72,9 @@ describe('@authlayer/core public API', () => {
     expect(core.AUTH_MODES).toEqual(['api_key', 'jwt', 'oauth2']);
     expect(core.OAUTH2_AUTH_METHODS).toEqual(['client_secret_basic', 'client_secret_post']);
     expect(Object.isFrozen(core.DEFAULTS)).toBe(true);
-    expect(Object.isFrozen(core.DEFAULTS.jwt)).toBe(true);
+    expect(Object.isFrozen(core.DEFAULTS.claims)).toBe(true);
     // A mode package's section keeps its defaults in that package: core names no mode's section.
-    expect(core.DEFAULTS).not.toHaveProperty('apiKeys');
-    expect(Object.isFrozen(core.DEFAULTS.jwt.algorithms)).toBe(true);
+    for (const key of ['apiKeys', 'jwt', 'oauth2']) expect(core.DEFAULTS).not.toHaveProperty(key);
+    expect(Object.isFrozen(core.DEFAULTS.senderConstraint.dpopAlgorithms)).toBe(true);
   });
 });

@@ -70,10 +70,10 @@ describe('loadConfig', () => {
     const config = await loadConfig(path);
     expect(isParsedAuthConfig(config)).toBe(true);
     expect(config.modes).toEqual(['api_key', 'jwt']);
-    expect(config.jwt).toMatchObject({ publicKeyEnv: 'JWT_PEM', leewaySeconds: 5, jwksUrl: null });
-    // A mode package's section, as YAML 1.2 read it: checked by the package when the engine loads it.
+    // Mode packages' sections, as YAML 1.2 read them: checked by each package when the engine loads it.
     expect(config.modeSections).toEqual({
       api_keys: { env_var: 'MY_SERVICE_KEY', header: 'X-Service-Key', allow_bearer: false },
+      jwt: { public_key_env: 'JWT_PEM', leeway_seconds: 5 },
     });
     expect(config.roles).toEqual([{ name: 'admin', permissions: ['invoke', 'read'] }]);
   });
@@ -115,9 +115,9 @@ describe('loadConfig', () => {
   });
 
   it('applies the config rules to the file content', async () => {
-    const path = await fileWith('auth:\n  mode: api_key\n  jwt:\n    issuer: ""\n');
+    const path = await fileWith('auth:\n  mode: api_key\nresource:\n  identifier: https://a.example\n  name: ""\n');
     const error = await configErrorOf(loadConfig(path));
-    expect(error.issues).toEqual([{ path: 'auth.jwt.issuer', message: 'must not be empty' }]);
+    expect(error.issues).toEqual([{ path: 'resource.name', message: 'must not be empty' }]);
   });
 
   it.each([

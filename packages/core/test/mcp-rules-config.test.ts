@@ -3,12 +3,11 @@ import { isConfigError } from '../src/config/config-error.js';
 import { compileMcpName } from '../src/config/mcp-name.js';
 import { mcpRuleIssues, paramsSchema, scopeVariables } from '../src/config/mcp-rule.js';
 import { parseAccessTable } from '../src/config/parse-access-table.js';
-import { assertModeConfig, parseAuthConfig } from '../src/config/parse-auth-config.js';
 import { describeForbidden } from '../src/forbidden-error.js';
 
 // Core's own proof of the MCP key names, the `params` field, a table given apart from a config
-// (`access.candidate`) and a mode's section checked for a config made for another mode; the
-// engine's tests prove what the decisions make of them.
+// (`access.candidate`); the engine's tests prove what the decisions make of them. (A mode's section
+// checked for a config made for another mode is modeSectionOf's, in section-schema.test.ts.)
 
 /** The issues a ConfigError names, as `path: message`. */
 function issuesOf(run: () => unknown): string[] {
@@ -128,15 +127,5 @@ describe('parseAccessTable (a table given apart from the config)', () => {
       'access.candidate.tests: is a field of the config, not of a table',
       'access.candidate.candidate: is a field of the config, not of a table',
     ]);
-  });
-});
-
-describe('assertModeConfig (a mode handed a config made for another mode)', () => {
-  it('passes a config whose section the mode can use, and names each broken rule of one it cannot', () => {
-    const apiKey = parseAuthConfig({ auth: { mode: 'api_key' } });
-    expect(() => assertModeConfig(apiKey, 'api_key')).not.toThrow();
-    expect(() => assertModeConfig(apiKey, 'some-outside-mode')).not.toThrow();
-    expect(issuesOf(() => assertModeConfig(apiKey, 'jwt')).length).toBeGreaterThan(0);
-    expect(issuesOf(() => assertModeConfig(apiKey, 'oauth2')).length).toBeGreaterThan(0);
   });
 });

@@ -3,12 +3,16 @@ import { OTHER_AUDIENCE, audienceRefusal, sameAudience } from '../src/audience.j
 import { createClaimsMapper } from '../src/claims-mapper.js';
 import { DEFAULTS } from '../src/config/defaults.js';
 import { parseAuthConfig } from '../src/config/parse-auth-config.js';
+import { withResourceAudience } from '../src/config/resource-audience.js';
 import { grantedScopes } from '../src/config/sections/scopes.js';
 
 // MCP authorization as the specification reads on 2026-07-28: scope hierarchies, the challenge
 // and batch switches, audiences compared as URIs, and `scp` read without configuration.
 
 const parse = (extra: object) => parseAuthConfig({ auth: {}, ...extra });
+/** A token mode's section (`auth.jwt`, `auth.oauth2`) as its package binds it to the resource. */
+const bound = (config: ReturnType<typeof parse>, audience: string | null = null) =>
+  withResourceAudience<{ audience: string | null; audienceStrict?: boolean }>({ audience }, config.resource);
 
 describe('scopes.implies', () => {
   it('is closed transitively at load, and grants the implied scopes only', () => {
@@ -47,7 +51,7 @@ describe('mcp.challenge_scopes, mcp.batches, resource.audience_strict and serve_
     });
     expect(config.mcp).toMatchObject({ challengeScopes: 'required', batches: 'refuse' });
     expect(config.resource).toMatchObject({ audienceStrict: false, serveMetadata: true });
-    expect(config.jwt.audienceStrict).toBeUndefined();
+    expect(bound(config).audienceStrict).toBeUndefined();
   });
 
   it('keep round 4 on request, and refuse other values', () => {
@@ -57,9 +61,9 @@ describe('mcp.challenge_scopes, mcp.batches, resource.audience_strict and serve_
       access: { 'POST /mcp': 'authenticated' },
     });
     expect(config.mcp).toMatchObject({ challengeScopes: 'token_and_required', batches: 'judge' });
-    expect([config.jwt.audienceStrict, config.oauth2.audienceStrict, config.resource?.serveMetadata]).toEqual([
+    expect([bound(config).audienceStrict, bound(config).audience, config.resource?.serveMetadata]).toEqual([
       true,
-      true,
+      'https://a.example/mcp',
       false,
     ]);
     expect(() => parse({ mcp: { endpoint: '/mcp', batches: 'allow' } })).toThrow(
@@ -68,11 +72,10 @@ describe('mcp.challenge_scopes, mcp.batches, resource.audience_strict and serve_
   });
 
   it('leaves audience_strict off for a section whose own audience is another', () => {
-    const config = parse({
-      auth: { jwt: { audience: 'api://other' } },
-      resource: { identifier: 'https://a.example/mcp', audience_strict: true },
-    });
-    expect(config.jwt.audienceStrict).toBeUndefined();
+    const config = parse({ resource: { identifier: 'https://a.example/mcp', audience_strict: true } });
+    expect(bound(config, 'api://other').audienceStrict).toBeUndefined();
+    // The same resource written otherwise (RFC 3986 normalisation) is the resource's audience.
+    expect(bound(config, 'HTTPS://A.example:443/mcp').audienceStrict).toBe(true);
   });
 });
 

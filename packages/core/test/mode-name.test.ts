@@ -26,28 +26,31 @@ describe('auth.mode: a mode package outside this repository', () => {
     expect(Object.isFrozen(raw.auth.hmac)).toBe(false);
   });
 
-  it('still checks the sections core knows beside a mode package', () => {
-    expect(() => parseAuthConfig({ auth: { mode: ['hmac'], jwt: { leeway_seconds: 301 } } })).toThrow(
-      new ConfigError([{ path: 'auth.jwt.leeway_seconds', message: 'must be 0 to 300' }]),
+  it('still checks the sections core owns beside a mode package', () => {
+    expect(() => parseAuthConfig({ auth: { mode: ['hmac'] }, rate_limit: { requests_per_minute: 0 } })).toThrow(
+      new ConfigError([{ path: 'rate_limit.requests_per_minute', message: 'must be at least 1' }]),
     );
   });
 
-  it('keeps a built-in mode section as written too: its package checks it, not core', () => {
-    const config = parseAuthConfig({ auth: { mode: 'api_key', api_keys: { header: '', env_var: 5 } } });
-    expect(config.modeSections).toEqual({ api_keys: { header: '', env_var: 5 } });
-    expect(config).not.toHaveProperty('apiKeys');
+  it('keeps each built-in mode section as written too: its package checks it, not core', () => {
+    const written = {
+      api_keys: { header: '', env_var: 5 },
+      jwt: { leeway_seconds: 301 },
+      oauth2: { cache_seconds: -1 },
+    };
+    const config = parseAuthConfig({ auth: { mode: ['hmac'], ...written } });
+    expect(config.modeSections).toEqual(written);
+    for (const key of ['apiKeys', 'jwt', 'oauth2']) expect(config).not.toHaveProperty(key);
   });
 
   it('keeps an unknown auth key without a mode package, for the engine to refuse when no mode reads it', () => {
     const config = parseAuthConfig({ auth: { mode: 'jwt', hmac: {}, jwt: { jwks_url: 'https://a/jwks' } } });
-    expect(config.modeSections).toEqual({ hmac: {} });
+    expect(config.modeSections).toEqual({ hmac: {}, jwt: { jwks_url: 'https://a/jwks' } });
   });
 
   it('gives a config that writes no mode section the shape it always had (no modeSections)', () => {
     expect(parseAuthConfig({ auth: { mode: 'api_key' } })).not.toHaveProperty('modeSections');
-    expect(parseAuthConfig({ auth: { mode: 'jwt', jwt: { jwks_url: 'https://a/jwks' } } })).not.toHaveProperty(
-      'modeSections',
-    );
+    expect(parseAuthConfig({ auth: { mode: ['jwt', 'oauth2'] } })).not.toHaveProperty('modeSections');
   });
 
   it('reads auth.<name> by default, without a package scope', () => {

@@ -36,25 +36,4 @@ describe('resource (RFC 9728)', () => {
     expect(withResourceMetadata('DPoP algs="ES256"', url)).toBe(`DPoP algs="ES256", resource_metadata="${url}"`);
     expect(withResourceMetadata('ApiKey realm="a", header="X"', url)).toBe('ApiKey realm="a", header="X"');
   });
-
-  it('gives jwt, its providers and oauth2 the identifier as their audience where none is written (RFC 8707)', () => {
-    const identifier = 'https://mcp.example.com/mcp';
-    const config = parseAuthConfig({
-      auth: {
-        jwt: {
-          providers: [
-            { issuer: 'https://a.example', jwks_url: 'https://a.example/jwks', audience: 'own' },
-            { issuer: 'https://b.example', jwks_url: 'https://b.example/jwks' },
-          ],
-        },
-        oauth2: { audience: 'api' },
-      },
-      resource: { identifier },
-    });
-    expect(config.jwt.audience).toBe(identifier);
-    expect(config.jwt.providers.map((provider) => provider.audience)).toEqual(['own', identifier]);
-    expect(config.oauth2.audience).toBe('api');
-    const without = parseAuthConfig({ auth: { jwt: { audience: 'x' } } });
-    expect([without.jwt.audience, without.oauth2.audience]).toEqual(['x', null]);
-  });
 });

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../src/config/config-error.js';
 import { configSourceOf, parseAuthConfig, withAccessDefaults } from '../src/config/parse-auth-config.js';
-import { keyFilesOf } from '../src/config/key-files.js';
 import { loadConfig } from '../src/config/load-config-file.js';
 import { readSecretFile } from '../src/config/read-secret-file.js';
 
@@ -65,69 +64,10 @@ describe('readSecretFile', () => {
   });
 });
 
-describe('config: the file fields and their rules', () => {
-  it('converts public_key_file and client_secret_file once to camelCase', () => {
-    const jwt = parseAuthConfig({ auth: { mode: 'jwt', jwt: { public_key_file: '/p.pem' } } }).jwt;
-    expect(jwt.publicKeyFile).toBe('/p.pem');
-    const oauth2 = parseAuthConfig({
-      auth: {
-        mode: 'oauth2',
-        oauth2: { introspection_url: 'https://i.example/x', client_id: 'c', client_secret_file: '/s' },
-      },
-    }).oauth2;
-    expect(oauth2.clientSecretFile).toBe('/s');
-  });
-
-  it.each([
-    [
-      'an empty path',
-      { auth: { mode: 'jwt', jwt: { public_key_file: '' } } },
-      'auth.jwt.public_key_file',
-      /must not be empty/,
-    ],
-    [
-      'public_key_file with public_key_env',
-      { auth: { mode: 'jwt', jwt: { public_key_file: '/p', public_key_env: 'P' } } },
-      'auth.jwt',
-      /not public_key_env and public_key_file/,
-    ],
-    [
-      'public_key_file beside providers',
-      { auth: { mode: 'jwt', jwt: { public_key_file: '/p', providers: [{ issuer: 'i', public_key_file: '/q' }] } } },
-      'auth.jwt.public_key_file',
-      /in each entry of providers/,
-    ],
-  ])('refuses %s, naming the field', (_name, raw, path, message) => {
-    const issue = issuesOf(() => parseAuthConfig(raw)).find((candidate) => candidate.path === path);
-    expect(issue?.message).toMatch(message);
-  });
-
-  it('takes HMAC algorithms with public_key_file (a shared secret in a file)', () => {
-    const config = parseAuthConfig({ auth: { mode: 'jwt', jwt: { public_key_file: '/s', algorithms: ['HS256'] } } });
-    expect(config.jwt.algorithms).toEqual(['HS256']);
-  });
-});
-
-describe('the files a config names, and the file it came from', () => {
-  it('keyFilesOf lists every key file of the sections core owns once, as absolute paths', () => {
-    const config = parseAuthConfig({
-      auth: {
-        mode: ['api_key', 'jwt', 'oauth2'],
-        // A mode package's section: its handler names its files (AuthHandler.keyFiles), not core.
-        api_keys: { keys_file: '/k.yaml', keys: [{ name: 'a', key_file: 'rel/a' }] },
-        jwt: {
-          providers: [
-            { issuer: 'https://i.example', public_key_file: 'rel/p.pem' },
-            { issuer: 'https://j.example', public_key_file: '/b' },
-          ],
-        },
-        oauth2: { introspection_url: 'https://i.example/x', client_id: 'c', client_secret_file: '/b' },
-      },
-    });
-    expect(keyFilesOf(config)).toEqual([join(process.cwd(), 'rel/p.pem'), '/b']);
-    expect(keyFilesOf(parseAuthConfig({ auth: { api_keys: { key_file: '/one' } } }))).toEqual([]);
-  });
-
+// The file fields of auth.jwt and auth.oauth2 (public_key_file, client_secret_file), their rules and
+// the key files their handlers name for reload.watch are their packages' (config-rules and
+// config-section tests there).
+describe('the file a config came from', () => {
   it('configSourceOf: the absolute path loadConfig read, kept by withAccessDefaults; null for an object', async () => {
     const path = file('service.yaml', 'auth:\n  mode: api_key\n');
     const loaded = await loadConfig(path);

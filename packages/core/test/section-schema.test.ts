@@ -3,9 +3,13 @@ import { z } from 'zod';
 import { ConfigError } from '../src/config/config-error.js';
 import { envVarName } from '../src/config/fields.js';
 import { parseAuthConfig } from '../src/config/parse-auth-config.js';
-import { sectionSchema, type SectionSchemaIssue } from '../src/config/section-schema.js';
-import { jwtSchema } from '../src/config/sections/jwt.js';
-import { oauth2Schema } from '../src/config/sections/oauth2.js';
+import {
+  modeSectionOf,
+  sectionJsonSchema,
+  sectionPathOf,
+  sectionSchema,
+  type SectionSchemaIssue,
+} from '../src/config/section-schema.js';
 
 // A section as a mode package writes it with zod (the shape of the hmac fixture's).
 const hmac = sectionSchema(
@@ -20,24 +24,6 @@ function issuesOf(schema: { '~standard': { validate(value: unknown): unknown } }
   const result = schema['~standard'].validate(value) as { issues?: readonly SectionSchemaIssue[] };
   if (result.issues === undefined) throw new Error('the section was accepted');
   return result.issues;
-}
-
-/** What the engine's loader writes for an issue of `auth.<key>` (load-mode.ts `sectionPath`). */
-function loaderPath(key: string, path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : `${out}.${String(part)}`),
-    `auth.${key}`,
-  );
-}
-
-function parseIssues(raw: unknown): { path: string; message: string }[] {
-  try {
-    parseAuthConfig(raw);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    return [...error.issues];
-  }
-  throw new Error('parseAuthConfig accepted the config');
 }
 
 describe('sectionSchema', () => {
@@ -70,17 +56,81 @@ describe('sectionSchema', () => {
     expect(issuesOf(twice, { name: 'b' })).toEqual([{ path: ['name'], message: 'too short' }]);
   });
 
-  // What moving a section out of core into its mode package keeps: the same line for the same mistake
-  // (auth.api_keys, moved already, is proven in @authlayer/api-key against the lines core gave).
-  it.each([
-    ['jwt', jwtSchema, { leeway_seconds: 301, algorithms: ['none'] }],
-    ['jwt', jwtSchema, { leway_seconds: 3, jwks_url: 'ftp://x' }],
-    ['oauth2', oauth2Schema, { auth_method: 'private_key_jwt', cache_seconds: 3601 }],
-  ] as const)('gives auth.%s the lines parseAuthConfig gives it (%#)', (key, schema, section) => {
-    const issues = issuesOf(sectionSchema(schema), section).map(({ path, message }) => ({
-      path: loaderPath(key, path),
-      message,
-    }));
-    expect(issues).toEqual(parseIssues({ auth: { mode: key, [key]: section } }));
+  it('gives a read-only value, deeply: a handler cannot change what another reads', () => {
+    const result = hmac['~standard'].validate({ secret_env: 'S', keys: [{ name: 'a' }] }) as {
+      value: { keys: { name: string }[] };
+    };
+    const { value } = result;
+    for (const part of [value, value.keys, value.keys[0]]) expect(Object.isFrozen(part)).toBe(true);
+    expect(() => {
+      (value.keys[0] as { name: string }).name = 'b';
+    }).toThrow(TypeError);
+  });
+});
+
+describe('sectionPathOf', () => {
+  it('writes a path inside a section as core writes a config path', () => {
+    expect(sectionPathOf('api_keys', ['keys', 0, 'env_var'])).toBe('auth.api_keys.keys[0].env_var');
+    expect(sectionPathOf('hmac', [])).toBe('auth.hmac');
+  });
+});
+
+describe('modeSectionOf', () => {
+  const config = (hmacSection?: unknown) =>
+    parseAuthConfig({ auth: { mode: 'api_key', ...(hmacSection === undefined ? {} : { hmac: hmacSection }) } });
+  function issuesThrown(run: () => unknown) {
+    try {
+      run();
+    } catch (error) {
+      if (error instanceof ConfigError) return error.issues;
+      throw error;
+    }
+    throw new Error('accepted');
+  }
+
+  it('checks config.modeSections[key] with the schema when the engine gave no section', () => {
+    expect(modeSectionOf(config({ secret_env: 'S' }), {}, 'hmac', hmac)).toEqual({
+      secret_env: 'S',
+      header: 'X-Signature',
+    });
+  });
+
+  it('takes deps.section as the engine checked it, without checking it again', () => {
+    const section = { secret_env: 'FROM_ENGINE', header: 'X' };
+    expect(modeSectionOf(config({ secret_env: 5 }), { section }, 'hmac', hmac)).toBe(section);
+  });
+
+  // Was assertModeConfig: a mode handed a config made for another mode names what it lacks.
+  it('names each issue at auth.<key>.<path>, also for a config made for another mode', () => {
+    // No section written (a config made for api_key): the schema is given `undefined`.
+    expect(issuesThrown(() => modeSectionOf(config(), {}, 'hmac', hmac))).toEqual([
+      { path: 'auth.hmac', message: 'is required' },
+    ]);
+    expect(issuesThrown(() => modeSectionOf(config({ keys: [{}] }), {}, 'hmac', hmac))).toEqual([
+      { path: 'auth.hmac.secret_env', message: 'is required' },
+      { path: 'auth.hmac.keys[0].name', message: 'is required' },
+    ]);
+  });
+});
+
+describe('sectionJsonSchema', () => {
+  it('gives the section as written (draft-07, defaults optional), without $schema', () => {
+    const schema = z.strictObject({ secret_env: envVarName, header: z.string().default('X-Signature') });
+    const { section, schema: json } = sectionJsonSchema('hmac', schema);
+    expect(section).toBe('hmac');
+    expect(json).not.toHaveProperty('$schema');
+    expect(json).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: ['secret_env'],
+      properties: {
+        secret_env: { type: 'string', maxLength: 128 },
+        header: { type: 'string', default: 'X-Signature' },
+      },
+    });
+  });
+
+  it('refuses what JSON Schema cannot say, rather than leave it out', () => {
+    expect(() => sectionJsonSchema('hmac', z.strictObject({ at: z.date() }))).toThrow();
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { ConfigError, dpopChallenge, parseAuthConfig } from '../src/index.js';
 import { readSchemeToken } from '../src/internal.js';
 
-// auth.jwt / auth.oauth2: dpop, dpop_algorithms, certificate_bound; the top-level tls section.
+// The top-level tls section, and the DPoP challenge and scheme (the fields of auth.jwt and auth.oauth2
+// are core's senderConstraintFields, proven in section-fields.test.ts and in their packages).
 const messageOf = (raw: unknown): string => {
   try {
     parseAuthConfig(raw);
@@ -12,43 +13,6 @@ const messageOf = (raw: unknown): string => {
   }
   throw new Error('parsed');
 };
-
-describe('sender-constrained tokens in the config', () => {
-  it('reads dpop, dpop_algorithms (without repeats) and certificate_bound in jwt and oauth2', () => {
-    const config = parseAuthConfig({
-      auth: {
-        jwt: { dpop: 'required', dpop_algorithms: ['ES256', 'ES256', 'PS256'], certificate_bound: 'allowed' },
-        oauth2: { dpop: 'allowed' },
-      },
-    });
-    expect(config.jwt).toMatchObject({
-      dpop: 'required',
-      dpopAlgorithms: ['ES256', 'PS256'],
-      certificateBound: 'allowed',
-    });
-    expect(config.oauth2).toMatchObject({ dpop: 'allowed', certificateBound: 'off' });
-  });
-
-  it.each([
-    [{ auth: { jwt: { dpop: 'yes' } } }, 'auth.jwt.dpop: must be one of: off, allowed, required'],
-    [
-      { auth: { jwt: { dpop_algorithms: ['HS256'] } } },
-      'auth.jwt.dpop_algorithms[0]: must be one of: RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA, Ed25519',
-    ],
-    [
-      { auth: { oauth2: { dpop_algorithms: ['none'] } } },
-      'auth.oauth2.dpop_algorithms[0]: must be one of: RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA, Ed25519',
-    ],
-    [{ auth: { jwt: { dpop_algorithms: [] } } }, 'auth.jwt.dpop_algorithms: must list at least one algorithm'],
-    [{ auth: { oauth2: { certificate_bound: true } } }, 'auth.oauth2.certificate_bound: must be one of'],
-    [
-      { auth: { jwt: { providers: [{ issuer: 'x', jwks_url: 'https://x', dpop: 'allowed' }] } } },
-      'auth.jwt.providers[0].dpop: unknown field',
-    ],
-  ])('refuses %j', (raw, message) => {
-    expect(messageOf(raw)).toContain(message);
-  });
-});
 
 describe('tls', () => {
   it('is null when absent; paths and a lower-cased header when set', () => {

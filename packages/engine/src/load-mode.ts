@@ -22,8 +22,7 @@ export function modePackageName(mode: AuthMode): string {
 
 /**
  * What a mode package exports besides `createHandler`, read by the loader (see docs/modes.md,
- * "Writing a mode package"). The modes of this repository have their sections in core and export
- * neither.
+ * "Writing a mode package"). The modes of this repository export both, as any other.
  */
 export interface ModeModule {
   readonly createHandler: CreateHandler;

@@ -137,13 +137,15 @@ describe('loadModeHandler with several modes', () => {
   });
 
   it('refuses to combine a handler that accepts a request without credentials', async () => {
-    const open = { createHandler: () => Promise.resolve({ method: 'jwt', authenticate: () => Promise.resolve({}) }) };
+    const createHandler = () => Promise.resolve({ method: 'jwt', authenticate: () => Promise.resolve({}) });
+    // The real package's section and schema: only its handler is replaced.
+    const open = async (name: string) => ({ ...(await import(name)), createHandler });
     await expect(
-      loadModeHandler(both, deps(), (name) => (name === '@authlayer/jwt' ? Promise.resolve(open) : import(name))),
+      loadModeHandler(both, deps(), (name) => (name === '@authlayer/jwt' ? open(name) : import(name))),
     ).rejects.toThrow('the jwt handler accepts a request without credentials; it cannot be combined');
   });
 });
 
 function toRaw(config: ReturnType<typeof parseAuthConfig>) {
-  return { mode: [...config.modes], jwt: { jwks_url: config.jwt.jwksUrl } };
+  return { mode: [...config.modes], ...config.modeSections };
 }

@@ -6,7 +6,7 @@ import { createJoseVerifier, type TokenVerifier, type VerifierSettings } from '.
 import { createKeySource } from '../src/keys/key-source.js';
 import { bearerError } from '@authlayer/core';
 import { createTokenVerifier, MAX_TOKEN_BYTES } from '../src/verify/verify-token.js';
-import { jwtConfig, NOW } from './fixtures.js';
+import { jwtSettings, NOW } from './fixtures.js';
 import { hostileClaims, hostileCorpus } from './hostile-corpus.js';
 import {
   AUDIENCE,
@@ -133,7 +133,7 @@ async function casesFor(key: SigningKey, count: number, seed: number): Promise<{
 }
 
 const staticKey = async (key: SigningKey): Promise<JWTVerifyGetKey> => {
-  const { jwt } = jwtConfig({ public_key_env: 'JWT_KEY', algorithms: [key.alg] });
+  const jwt = jwtSettings({ public_key_env: 'JWT_KEY', algorithms: [key.alg] });
   return (await createKeySource(jwt, { env: { JWT_KEY: key.envValue }, logger: createCaptureLogger() })).getKey;
 };
 

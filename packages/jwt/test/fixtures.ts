@@ -7,6 +7,7 @@ import {
 } from '@authlayer/core';
 import { createCaptureLogger, mintToken, type CaptureLogger, type SigningKey } from '@authlayer/testkit';
 import type { JWTPayload } from 'jose';
+import { jwtOf, type JwtConfig } from '../src/config/jwt-section.js';
 import { createJwtHandler, type JwtHandlerDeps } from '../src/index.js';
 
 /** The pinned clock of every test, in seconds since the epoch (2027-01-15). */
@@ -28,6 +29,11 @@ export function createClock(start = NOW * 1000): Clock {
 /** A checked config in JWT mode, through core's parser as a user's YAML would go. */
 export function jwtConfig(jwt: Record<string, unknown>, roles: unknown[] = []): AuthConfig {
   return parseAuthConfig({ auth: { mode: 'jwt', jwt }, roles });
+}
+
+/** `auth.jwt` of {@link jwtConfig} as the handler reads it: checked and converted by this package. */
+export function jwtSettings(jwt: Record<string, unknown>): JwtConfig {
+  return jwtOf(jwtConfig(jwt), {});
 }
 
 /** A request carrying `Authorization: Bearer <token>`. */

@@ -2,30 +2,34 @@ import { describe, expect, it } from '@jest/globals';
 import { createCaptureLogger } from '@authlayer/testkit';
 import { createJwtHandler } from '../src/jwt-handler.js';
 import { createKeySource } from '../src/keys/key-source.js';
-import { jwtConfig } from './fixtures.js';
+import { jwtConfig, jwtSettings } from './fixtures.js';
 
 describe('createKeySource', () => {
   const deps = { env: {}, logger: createCaptureLogger() };
 
-  it('is given a config with exactly one source: the handler holds a config for another mode to the schema rules', async () => {
+  it('is given a config with exactly one source: the handler holds the section it is handed to the rules of jwt mode', async () => {
     const config = jwtConfig({ public_key_env: 'JWT_KEY' });
-    for (const [jwt, message] of [
+    const jwt = jwtSettings({ public_key_env: 'JWT_KEY' });
+    for (const [section, message] of [
       [
-        { ...config.jwt, publicKeyEnv: null },
+        { ...jwt, publicKeyEnv: null },
         'auth.jwt: jwt mode needs jwks_url, public_key_env, public_key_file, discovery or providers',
       ],
       [
-        { ...config.jwt, jwksUrl: 'https://idp.example/jwks' },
+        { ...jwt, jwksUrl: 'https://idp.example/jwks' },
         'auth.jwt: set one of jwks_url, public_key_env, public_key_file and discovery, not jwks_url and public_key_env',
       ],
-      [{ ...config.jwt, publicKeyEnv: null, discovery: true }, 'auth.jwt.issuer: discovery needs issuer'],
+      [{ ...jwt, publicKeyEnv: null, discovery: true }, 'auth.jwt.issuer: discovery needs issuer'],
     ] as const) {
-      await expect(createJwtHandler({ ...config, jwt }, deps)).rejects.toMatchObject({ name: 'ConfigError', message });
+      await expect(createJwtHandler(config, { ...deps, section })).rejects.toMatchObject({
+        name: 'ConfigError',
+        message,
+      });
     }
   });
 
   it('does not fetch an unreachable jwks_url at start-up', async () => {
-    const { jwt } = jwtConfig({ jwks_url: 'http://127.0.0.1:9/jwks' });
+    const jwt = jwtSettings({ jwks_url: 'http://127.0.0.1:9/jwks' });
     const source = await createKeySource(jwt, deps);
     expect(source.kind).toBe('jwks_url');
     expect(source.state()).toBe('not_fetched');
@@ -37,14 +41,14 @@ describe('createKeySource: config paths and kinds', () => {
   const deps = { env: {}, logger: createCaptureLogger() };
 
   it("names a provider's own path when its static key is missing", async () => {
-    const { jwt } = jwtConfig({ public_key_env: 'JWT_KEY' });
+    const jwt = jwtSettings({ public_key_env: 'JWT_KEY' });
     await expect(createKeySource(jwt, deps, 'auth.jwt.providers[1]')).rejects.toMatchObject({
       message: 'auth.jwt.providers[1].public_key_env: environment variable JWT_KEY is unset or empty',
     });
   });
 
   it('says a static key has no state, and warms nothing', async () => {
-    const { jwt } = jwtConfig({ public_key_env: 'JWT_KEY', algorithms: ['HS256'] });
+    const jwt = jwtSettings({ public_key_env: 'JWT_KEY', algorithms: ['HS256'] });
     const source = await createKeySource(jwt, { ...deps, env: { JWT_KEY: 'x'.repeat(32) } });
     expect(source.kind).toBe('public_key_env');
     expect(source.state()).toBeNull();
@@ -62,7 +66,7 @@ describe('createKeySource: deps.carry (reload)', () => {
       },
     };
     const deps = { env: {}, logger: createCaptureLogger(), carry };
-    const { jwt } = jwtConfig({ jwks_url: 'http://127.0.0.1:9/jwks' });
+    const jwt = jwtSettings({ jwks_url: 'http://127.0.0.1:9/jwks' });
     const first = await createKeySource(jwt, deps);
     const again = await createKeySource(jwt, deps, 'auth.jwt.providers[0]');
     expect(again.getKey).toBe(first.getKey);

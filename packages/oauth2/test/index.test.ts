@@ -17,9 +17,14 @@ describe('@authlayer/oauth2 public API', () => {
       'ANSWER_CACHE_DEFAULTS',
       'INTROSPECTION_LIMITS',
       'MAX_ANSWER_BYTES',
+      'configSchema',
       'createHandler',
       'createOAuth2Handler',
+      'section',
     ]);
+    // The engine's loader checks `auth.oauth2` with the package's own schema.
+    expect(oauth2.section).toBe('oauth2');
+    expect(typeof oauth2.configSchema['~standard'].validate).toBe('function');
     expect(oauth2.ANSWER_CACHE_DEFAULTS).toEqual({ maxEntries: 10_000 });
     expect(oauth2.INTROSPECTION_LIMITS).toEqual({
       maxConcurrent: 32,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseAuthConfig } from '@authlayer/core';
 import { startLoopbackServer, type LoopbackServer, type OpaqueTokenProvider } from '@authlayer/testkit';
+import { oauth2Of } from '../src/config/oauth2-section.js';
 import { createEndpointSource } from '../src/introspection-endpoint.js';
 import { handlerFor, oauth2Config, startProvider } from './provider.js';
 
@@ -22,8 +23,12 @@ afterAll(async () => {
 });
 
 const discovering = (issuer: string) =>
-  parseAuthConfig({ auth: { mode: 'oauth2', oauth2: { discovery: true, issuer, client_id: 'c', timeout_ms: 1000 } } })
-    .oauth2;
+  oauth2Of(
+    parseAuthConfig({
+      auth: { mode: 'oauth2', oauth2: { discovery: true, issuer, client_id: 'c', timeout_ms: 1000 } },
+    }),
+    {},
+  );
 
 describe('discovery: introspection_endpoint from the issuer metadata', () => {
   it("uses the real provider's introspection_endpoint, and authenticates through it", async () => {

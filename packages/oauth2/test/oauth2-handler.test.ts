@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { expectedContext, type OpaqueTokenProvider } from '@authlayer/testkit';
+import { oauth2Of } from '../src/config/oauth2-section.js';
 import { createOAuth2Handler } from '../src/oauth2-handler.js';
 import { handlerFor, oauth2Config, startProvider } from './provider.js';
 
@@ -138,10 +139,11 @@ describe('createOAuth2Handler at start-up', () => {
     });
   });
 
-  it('refuses a config without client_id (built for another mode)', async () => {
-    const config = { ...oauth2Config(provider), oauth2: { ...oauth2Config(provider).oauth2, clientId: null } };
+  it('refuses a section without client_id (as checked for a config of another mode)', async () => {
+    const config = oauth2Config(provider);
+    const section = { ...oauth2Of(config, {}), clientId: null };
     await expect(
-      createOAuth2Handler(config, { env: { OAUTH2_CLIENT_SECRET: 's' }, logger: console }),
+      createOAuth2Handler(config, { env: { OAUTH2_CLIENT_SECRET: 's' }, logger: console, section }),
     ).rejects.toMatchObject({
       message: 'auth.oauth2.client_id: oauth2 mode needs client_id',
     });

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createCaptureLogger, createDpopKey, type DpopKey, type OpaqueTokenProvider } from '@authlayer/testkit';
+import {
+  createCaptureLogger,
+  createDpopKey,
+  OIDC_RESOURCE,
+  type DpopKey,
+  type OpaqueTokenProvider,
+} from '@authlayer/testkit';
 import { createOAuth2Handler } from '../src/oauth2-handler.js';
 import { oauth2Config, startProvider } from './provider.js';
 
@@ -15,7 +21,9 @@ beforeAll(async () => {
 afterAll(() => provider.close());
 
 async function handlerWith(fields: Record<string, unknown>, seen?: string[]) {
-  const config = oauth2Config(provider, { ...fields });
+  // The provider's tokens name its resource: without `audience`, the handler would take the
+  // resource's identifier (the URL the proofs' htu is checked against) as the audience.
+  const config = oauth2Config(provider, { audience: OIDC_RESOURCE, ...fields });
   return createOAuth2Handler(
     { ...config, resource: { identifier: 'https://api.example.com', name: null, documentation: null } },
     {

@@ -3,6 +3,11 @@ import { parseAuthConfig } from '@authlayer/core';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { startTestIdentityProvider, type TestIdentityProvider } from '../src/index.js';
 
+// The mode's section as written: the jwt and oauth2 packages check it (this package is their test
+// dependency, so it does not load them); tests/e2e runs these configs through the real handlers.
+const sectionOf = (raw: unknown, mode: 'jwt' | 'oauth2'): Record<string, unknown> =>
+  parseAuthConfig(raw).modeSections?.[mode] as Record<string, unknown>;
+
 let idp: TestIdentityProvider;
 beforeAll(async () => {
   idp = await startTestIdentityProvider();
@@ -36,10 +41,12 @@ describe('startTestIdentityProvider', () => {
 
   it('points your config at itself for jwt, keeping your claims, roles and access', () => {
     const config = parseAuthConfig(idp.config('jwt', MINE));
-    expect(config.jwt).toMatchObject({
-      jwksUrl: idp.jwksUrl,
+    expect(sectionOf(idp.config('jwt', MINE), 'jwt')).toEqual({
+      jwks_url: idp.jwksUrl,
+      public_key_env: null,
       issuer: idp.issuer,
       audience: idp.audience,
+      algorithms: ['RS256'],
       claims: { roles: 'realm_access.roles' },
     });
     expect(config.roles).toEqual(MINE.roles);
@@ -49,15 +56,16 @@ describe('startTestIdentityProvider', () => {
   it('points your config at its introspection endpoint for oauth2, which answers its opaque tokens', async () => {
     const config = parseAuthConfig(idp.config('oauth2', MINE));
     expect(config.mode).toBe('oauth2');
-    expect(config.oauth2).toMatchObject({
-      introspectionUrl: idp.introspectionUrl,
-      clientSecretEnv: 'OAUTH2_CLIENT_SECRET',
+    const oauth2 = sectionOf(idp.config('oauth2', MINE), 'oauth2');
+    expect(oauth2).toMatchObject({
+      introspection_url: idp.introspectionUrl,
+      client_secret_env: 'OAUTH2_CLIENT_SECRET',
       issuer: idp.issuer,
     });
     const token = idp.issueOpaqueToken({ sub: 'u-2' });
     const form = {
       token,
-      client_id: config.oauth2.clientId as string,
+      client_id: oauth2.client_id as string,
       client_secret: idp.env.OAUTH2_CLIENT_SECRET as string,
     };
     const answer = await (
@@ -72,7 +80,7 @@ describe('startTestIdentityProvider', () => {
   });
 
   it('makes a whole config when you have none, and tokens without claims', async () => {
-    expect(parseAuthConfig(idp.config('jwt')).jwt.jwksUrl).toBe(idp.jwksUrl);
+    expect(sectionOf(idp.config('jwt'), 'jwt').jwks_url).toBe(idp.jwksUrl);
     const { payload } = await jwtVerify(await idp.signToken(), createRemoteJWKSet(new URL(idp.jwksUrl)));
     expect((payload.exp as number) - (payload.iat as number)).toBe(300);
     expect(idp.issueOpaqueToken()).toMatch(/^[A-Za-z0-9_-]{32}$/);

@@ -4,6 +4,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { isKnownAuthMode, parseAuthConfig, parseYaml, DEFAULTS } from '@authlayer/core';
 import * as apiKey from '@authlayer/api-key';
+import * as jwt from '@authlayer/jwt';
+import * as oauth2 from '@authlayer/oauth2';
 import { Ajv } from 'ajv';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -26,13 +28,18 @@ const EXAMPLES = [
 ];
 
 /** The mode packages this test knows, by the section each checks. */
-const SECTIONS = new Map([[apiKey.section, apiKey.configSchema]]);
+const SECTIONS = new Map<string, { '~standard': { validate(value: unknown): { issues?: unknown } } }>([
+  [apiKey.section, apiKey.configSchema],
+  [jwt.section, jwt.configSchema],
+  [oauth2.section, oauth2.configSchema],
+]);
 
 const parses = (raw: unknown) => {
   try {
     const { modeSections = {}, modes } = parseAuthConfig(raw);
     const external = modes.some((mode) => !isKnownAuthMode(mode));
-    const checked = Object.keys({ [apiKey.section]: undefined, ...modeSections }).map((key) =>
+    // Each package checks its section when absent too (as the loader does for a listed mode).
+    const checked = Object.keys({ ...Object.fromEntries(SECTIONS), ...modeSections }).map((key) =>
       SECTIONS.get(key)?.['~standard'].validate(modeSections[key]),
     );
     // Beside a mode package outside this repository, a section no package here knows is its own:
@@ -53,8 +60,10 @@ describe('@authlayer/core/config.schema.json', () => {
     expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
     const apiKeys = (schema as any).properties.auth.properties.api_keys.properties;
     expect(apiKeys.header).toMatchObject({ default: 'X-API-Key', maxLength: DEFAULTS.headerMaxLength });
+    const checked = jwt.configSchema['~standard'].validate(undefined);
+    expect(checked.issues).toBeUndefined();
     expect((schema as any).properties.auth.properties.jwt.properties.leeway_seconds).toMatchObject({
-      default: DEFAULTS.jwt.leewaySeconds,
+      default: (checked as { value: jwt.JwtConfig }).value.leewaySeconds,
       minimum: 0,
       maximum: DEFAULTS.leewayMaxSeconds,
     });

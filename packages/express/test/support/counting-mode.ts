@@ -30,7 +30,8 @@ export function countingMode({ slow = false } = {}) {
       const handler = await real.createHandler(config, deps);
       return { method: handler.method, authenticate: (request) => count(handler, request) };
     };
-    return { createHandler };
+    // The package's section and its schema stay the real ones: only the handler is wrapped.
+    return { ...real, createHandler };
   };
   return { counter, importModule };
 }
