@@ -122,6 +122,8 @@ describe('combineHandlers composes what the modes say', () => {
   });
 });
 
+const EXPIRY = { expiresAt: 1_800_000_000, refusedFrom: 1_800_000_000_000, reason: 'token_expired' } as const;
+
 describe('combineHandlers answers as the chosen mode', () => {
   const apiKeyFirst = (answer: () => Promise<unknown>, extra: Partial<AuthHandler> = {}) =>
     handler('api_key', answer, {
@@ -153,12 +155,12 @@ describe('combineHandlers answers as the chosen mode', () => {
   it('a refusal thrown at once by a synchronous mode is rechallenged the same way', async () => {
     const ok = () => Promise.resolve(createAuthContext({ method: 'jwt' }));
     const now = () => {
-      throw new AuthError('api_key_invalid', 'ApiKey error="invalid_key"');
+      throw new AuthError('credentials_invalid', 'ApiKey error="invalid_key"');
     };
     const combined = await combineHandlers([apiKeyFirst(ok, { authenticateNow: now }), jwtSecond(ok)], config);
     expect(() => combined.authenticateNow!({ headers: { 'x-api-key': 'k' } })).toThrow(
       expect.objectContaining({
-        reason: 'api_key_invalid',
+        reason: 'credentials_invalid',
         challenge: 'ApiKey error="invalid_key", Bearer realm="authlayer"',
       }),
     );
@@ -203,7 +205,7 @@ describe('combineHandlers answers as the chosen mode', () => {
     const combined = await combineHandlers(
       [
         apiKeyFirst(ok, { limitsOf: () => ({ requestsPerMinute: 5 }) as never }),
-        jwtSecond(ok, { credentialExpiry: () => 1234 }),
+        jwtSecond(ok, { credentialExpiry: () => EXPIRY }),
       ],
       config,
     );
@@ -211,7 +213,7 @@ describe('combineHandlers answers as the chosen mode', () => {
     const jwt = createAuthContext({ method: 'jwt', userId: 'u' });
     expect(combined.limitsOf?.(apiKey)).toEqual({ requestsPerMinute: 5 });
     expect(combined.limitsOf?.(jwt)).toBeUndefined();
-    expect(combined.credentialExpiry?.(jwt, { headers: {} })).toBe(1234);
+    expect(combined.credentialExpiry?.(jwt, { headers: {} })).toBe(EXPIRY);
     expect(combined.credentialExpiry?.(apiKey, { headers: {} })).toBeNull();
   });
 });
