@@ -2,8 +2,8 @@ import preset from '../../jest.preset.js';
 
 export default {
   ...preset,
-  // What the engine's own suite reaches, less about one point (a few branches depend on timing: a
+  // What the engine's own suite reaches, less about half a point (a few branches depend on timing: a
   // socket closing first, a Redis reply); raise it as tests move here, toward core's. A run of one
   // file passes `--coverage=false`, as in core.
-  coverageThreshold: { global: { branches: 81, functions: 86, lines: 92, statements: 89 } },
+  coverageThreshold: { global: { branches: 87, functions: 93, lines: 96, statements: 94 } },
 };

@@ -205,3 +205,41 @@ describe('readBoundedBody', () => {
     expect(await read).toBe(ABORTED);
   });
 });
+
+describe('the MCP gate rewrites list answers (filter_lists)', () => {
+  const list = (method = 'tools/list', id: unknown = 3) => ({ jsonrpc: '2.0', id, method });
+  const tools = (id: unknown, names: string[]) => ({
+    jsonrpc: '2.0',
+    id,
+    result: { tools: names.map((name) => ({ name })) },
+  });
+
+  it('keeps only the tools the caller may call, in the answer to the list it asked, and nothing else', async () => {
+    const { gate } = await gateOf({ filter_lists: true });
+    const rewrite = gate.listRewrite(list(), bearer(), caller(['reports:read']), new RequestScope(() => null))!;
+    expect(rewrite).toEqual(expect.any(Function));
+    const answer = rewrite(tools(3, ['read_report', 'delete_user', 'other'])) as ReturnType<typeof tools>;
+    expect(answer.result.tools.map((tool) => tool.name)).toEqual(['read_report', 'other']);
+    // Another message of the stream (a notification, another id) and an error pass as they are.
+    const other = tools(4, ['delete_user']);
+    expect(rewrite(other)).toBe(other);
+    const failed = { jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'internal' } };
+    expect(rewrite(failed)).toBe(failed);
+    expect(rewrite('ping')).toBe('ping');
+    expect(rewrite(null)).toBeNull();
+  });
+
+  it('rewrites nothing without filter_lists, for a batch, a notification, or a method that is not a list', async () => {
+    const scope = new RequestScope(() => null);
+    const off = await gateOf();
+    expect(off.gate.listRewrite(list(), bearer(), caller([]), scope)).toBeNull();
+    const { gate } = await gateOf({ filter_lists: true });
+    const judged = (body: unknown) => gate.listRewrite(body, bearer(), caller([]), scope);
+    expect(judged([list()])).toBeNull();
+    expect(judged(null)).toBeNull();
+    expect(judged('tools/list')).toBeNull();
+    expect(judged({ jsonrpc: '2.0', method: 'tools/list' })).toBeNull();
+    expect(judged(list('tools/call'))).toBeNull();
+    expect(judged({ jsonrpc: '2.0', id: 1, method: 7 })).toBeNull();
+  });
+});

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createAuthContext } from '@authlayer/core';
+import { createCaptureLogger, startRedis, type RedisServer } from '@authlayer/testkit';
+import { Redis } from 'ioredis';
+import { followRevocations } from '../src/revocation/revocation-store.js';
+import { REVOCATIONS_CHANNEL, REVOCATIONS_KEY } from '../src/revocation/revocation-commands.js';
+
+// A replica's copy of the list on a real redis-server that answers but cannot give the list (the
+// key holds another type: an operator's mistake), and messages on the channel that are not changes.
+
+const T = 1_800_000_000_000;
+const ada = createAuthContext({ method: 'jwt', userId: 'ada', claims: { sub: 'ada', jti: 't-1' } });
+
+describe('following the revocation list', () => {
+  let redis: RedisServer;
+  let admin: Redis;
+  beforeAll(async () => {
+    redis = await startRedis();
+    admin = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    admin.disconnect();
+    await redis.stop();
+  });
+
+  it('a list Redis cannot give: not loaded, one warning, tried again until it loads', async () => {
+    await admin.flushall();
+    await admin.set(REVOCATIONS_KEY, 'not a sorted set');
+    const logger = createCaptureLogger();
+    const store = await followRevocations(redis.url, logger, () => T);
+    try {
+      expect(store.state()).toBe('unavailable');
+      expect(store.isRevoked(ada)).toBe(false);
+      await logger.waitFor(
+        /^warn: revocation\.store: the revocation list could not be loaded from Redis; trying again/,
+      );
+      await admin.del(REVOCATIONS_KEY);
+      await admin.zadd(REVOCATIONS_KEY, T + 3_600_000, 'sub:ada');
+      await logger.waitFor(
+        /^info: revocation\.store: Redis is reachable; the revocation list is loaded again \(1 entries\)/,
+      );
+      expect(store.state()).toBe('loaded');
+      expect(store.isRevoked(ada)).toBe(true);
+      expect(logger.text.filter((line) => line.startsWith('warn:'))).toHaveLength(1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('a message on the channel that is not a change is ignored; the changes after it apply', async () => {
+    await admin.flushall();
+    const logger = createCaptureLogger();
+    const store = await followRevocations(redis.url, logger, () => T);
+    const changes: boolean[] = [];
+    store.onChange(() => changes.push(store.isRevoked(ada)));
+    try {
+      expect(store.state()).toBe('loaded');
+      for (const message of ['not json', 'null', '{"entry":7,"until":1}', '{"entry":"sub:ada","until":"soon"}']) {
+        await admin.publish(REVOCATIONS_CHANNEL, message);
+      }
+      await admin.publish(REVOCATIONS_CHANNEL, JSON.stringify({ entry: 'sub:ada', until: T + 60_000 }));
+      await new Promise<void>((resolve) => store.onChange(resolve));
+      expect(changes).toEqual([true]);
+      expect(logger.text.filter((line) => line.startsWith('warn:'))).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+});
