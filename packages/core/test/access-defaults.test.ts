@@ -50,6 +50,12 @@ describe('verifiedClaims', () => {
     expect(context).toEqual(createAuthContext({ method: 'jwt', userId: 'ada' }));
   });
 
+  it('keeps frozen claims as they are: nobody can change them, and no copy is made', () => {
+    const claims = Object.freeze({ sub: 'ada', org: { name: 'Acme' } });
+    const context = createAuthContext({ method: 'jwt', userId: 'ada', claims });
+    expect(verifiedClaims(context)).toBe(claims);
+  });
+
   it('is null for a context without claims, and for no context', () => {
     expect(verifiedClaims(createAuthContext({ method: 'api_key' }))).toBeNull();
     expect(verifiedClaims(undefined)).toBeNull();

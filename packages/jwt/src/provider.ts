@@ -73,7 +73,10 @@ export async function createProvider(
     // judged by time: whether a refresh was attempted since does not matter.
     cached: (token, nowMs) => (keys.usable() ? cache.get(token, nowMs) : undefined),
     verify(token) {
-      const finish = (claims: VerifiedClaims): Verified => {
+      const finish = (parsed: VerifiedClaims): Verified => {
+        // The payload was parsed for this token alone: frozen, the context keeps it without a
+        // copy, and `isRevoked`, the binding check and the cache share that one object.
+        const claims = Object.freeze(parsed);
         check?.(token, claims);
         // The context is frozen and depends only on the token and this provider's config.
         return { context: mapClaims(claims), claims };

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { AuthContext } from '@authlayer/core';
+import { verifiedClaims, type AuthContext } from '@authlayer/core';
 import { createSigningKey, type SigningKey } from '@authlayer/testkit';
 import { bearer, failure, staticHandler } from './fixtures.js';
 
@@ -27,6 +27,19 @@ describe('deps.isRevoked', () => {
     expect(asked).toHaveLength(5);
     expect(asked[4]?.[0]).toMatchObject({ method: 'jwt', userId: 'user-1' });
     expect(asked[4]?.[1]).toMatchObject({ sub: 'user-1', jti: 'j-1' });
+  });
+
+  it("is given the context's own frozen claims, not a second copy of them", async () => {
+    const asked: [AuthContext, Readonly<Record<string, unknown>>][] = [];
+    const isRevoked = (context: AuthContext, claims: Readonly<Record<string, unknown>>) =>
+      asked.push([context, claims]) < 0;
+    const { handler, token } = await staticHandler(key, {}, { isRevoked });
+    const sent = await token({ jti: 'j-1' });
+    for (let i = 0; i < 3; i += 1) await handler.authenticate(bearer(sent));
+    for (const [context, claims] of asked) {
+      expect(claims).toBe(verifiedClaims(context));
+      expect(Object.isFrozen(claims)).toBe(true);
+    }
   });
 
   it('refuses a token revoked after it was cached: token_revoked, and never from the cache', async () => {
