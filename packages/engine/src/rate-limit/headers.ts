@@ -34,7 +34,7 @@ const policyOf = (state: LimitState): string =>
 export function rateLimitHeaders(states: readonly LimitState[]): { policy: string; state: string } {
   // One limit (a minute, no quota) is what nearly every request has: no arrays to join.
   if (states.length === 1) {
-    const [one] = states as [LimitState];
+    const one = states[0]!;
     return { policy: one.policy ?? policyMember(one.name, one.limit, one.windowSeconds), state: stateMember(one) };
   }
   return { policy: states.map(policyOf).join(', '), state: states.map(stateMember).join(', ') };
