@@ -31,6 +31,20 @@ describe('clientAddress', () => {
     expect(normaliseAddress('999.1.1.1')).toBeNull();
   });
 
+  it('gives each peer its own address when peers take turns, and a peer without one "unknown"', () => {
+    const turns = ['10.0.0.1', '::ffff:10.0.0.1', '10.0.0.2', '', '10.0.0.2', 'not an address', '10.0.0.1'];
+    expect(turns.map((raw) => clientAddress(peer(raw), false))).toEqual([
+      '10.0.0.1',
+      '10.0.0.1',
+      '10.0.0.2',
+      'unknown',
+      '10.0.0.2',
+      'unknown',
+      '10.0.0.1',
+    ]);
+    expect(clientAddress({ headers: {} }, false)).toBe('unknown');
+  });
+
   it('reads the entry the trusted proxy wrote, not one the client chose', () => {
     expect(clientAddress(peer('10.0.0.1', '203.0.113.9, 198.51.100.7'), 1)).toBe('198.51.100.7');
     expect(clientAddress(peer('10.0.0.1', '203.0.113.9, 198.51.100.7'), false)).toBe('10.0.0.1');

@@ -4,10 +4,11 @@ import type { Request, Response } from 'express';
 /**
  * Answers a `GET` or `HEAD` of the RFC 9728 document's well-known path itself, when `resource` is
  * configured and `resource.serve_metadata` is not `false`: a public answer the `access` table
- * cannot close by accident (a client reads it to learn how to get a token). True when it answered.
+ * cannot close by accident (a client reads it to learn how to get a token). `method`: the
+ * request's (read once by the caller). True when it answered.
  */
-export function answerMetadata(generation: Generation, req: Request, res: Response): boolean {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+export function answerMetadata(generation: Generation, method: string, req: Request, res: Response): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
   const path = servedMetadataPath(generation);
   if (path === null || req.baseUrl !== '' || req.path !== path) return false;
   res.json(generation.resourceMetadata()!.document);

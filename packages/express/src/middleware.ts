@@ -252,8 +252,10 @@ export async function createAuthMiddleware(
       value: ((req: Request, res: Response, next: NextFunction) => {
         guardedApps.seen(req);
         const generation = current();
-        if (answerMetadata(generation, req, res)) return;
-        runAccessOf(generation, req.method, req, res, next);
+        // Read once: each property read of an Express request is a lookup (see scope.ts).
+        const { method } = req;
+        if (answerMetadata(generation, method, req, res)) return;
+        runAccessOf(generation, method, req, res, next);
       }) as RouteMiddleware,
       enumerable: true,
     },

@@ -40,6 +40,8 @@ export function authorizeByPlan(
 ): Refusal | null {
   if (plan === null) return null;
   if (plan.deniedBy !== null) return { error: ROUTE_DENIED, route: plan.deniedBy };
+  // Most routes ask for a caller and nothing more: no rule to check, nothing made per request.
+  if (plan.rules.length === 0) return null;
   const scopes: { error: RuleRefusal; route: string }[] = [];
   for (const { rule, params, key } of plan.rules) {
     const refusal = holdsRefusal(rule, context, request, now, implies);
@@ -90,7 +92,15 @@ export function planOf(
   request: Pick<AuthRequest, 'method' | 'headers'>,
   fallback: AccessDefault,
 ): Plan {
-  if (method !== 'OPTIONS') return planFor(matchEntries(table, method, path), fallback);
+  if (method !== 'OPTIONS') {
+    // What the entries ask of a method and path is the same for every request: made once.
+    let plan = table.plans.get(fallback, method, path);
+    if (plan === undefined) {
+      plan = planFor(matchEntries(table, method, path), fallback);
+      table.plans.set(fallback, method, path, plan);
+    }
+    return plan;
+  }
   if (isPreflight(request)) {
     const announced = String(request.headers['access-control-request-method']).toUpperCase();
     const plan = planFor(matchEntries(table, announced, path), fallback);

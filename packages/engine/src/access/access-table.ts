@@ -9,6 +9,7 @@ import {
   type CompiledRoute,
   type RouteParams,
 } from '@authlayer/core';
+import { PlanMemo } from './plan-memo.js';
 
 /** One `access` entry, compiled: the route it names and what it asks. */
 export interface TableEntry {
@@ -62,6 +63,8 @@ export interface AccessTable {
    * their URL and needs no parse.
    */
   readonly unparsed: readonly { readonly key: string; readonly message: string }[];
+  /** The plans already made for requests to this table (see `planOf`). */
+  readonly plans: PlanMemo;
 }
 
 /**
@@ -90,7 +93,8 @@ export function compileTable(access: Readonly<Record<string, AccessValue>>): Acc
       entries.filter((entry) => entry.route.firstSegment === null || entry.route.firstSegment === segment),
     ]),
   );
-  return { entries, bySegment, unfixed: entries.filter((entry) => entry.route.firstSegment === null), unparsed };
+  const unfixed = entries.filter((entry) => entry.route.firstSegment === null);
+  return { entries, bySegment, unfixed, unparsed, plans: new PlanMemo() };
 }
 
 /** A key whose pattern Express cannot parse, as an entry that matches no path (see `unparsed`). */

@@ -1,5 +1,8 @@
 import { isIP } from 'node:net';
 
+/** The last peer address asked for, normalised (`unknown`: not an IP address). */
+let last = { raw: '', address: 'unknown' };
+
 /**
  * The client address a failed-auth limit counts, normalised so that one client is one bucket.
  *
@@ -23,7 +26,10 @@ export function clientAddress(
   },
   trustProxy: boolean | number,
 ): string {
-  const peer = normaliseAddress(req.socket?.remoteAddress ?? '') ?? 'unknown';
+  const raw = req.socket?.remoteAddress ?? '';
+  // A keep-alive connection asks for the same address request after request: compared, not looked up.
+  if (raw !== last.raw) last = { raw, address: normaliseAddress(raw) ?? 'unknown' };
+  const peer = last.address;
   const hops = trustProxy === true ? 1 : trustProxy === false ? 0 : trustProxy;
   if (hops < 1) return peer;
   const header = req.headers['x-forwarded-for'];

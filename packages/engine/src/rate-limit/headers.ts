@@ -33,6 +33,9 @@ const policyOf = (state: LimitState): string =>
  */
 export function rateLimitHeaders(states: readonly LimitState[]): { policy: string; state: string } {
   // One limit (a minute, no quota) is what nearly every request has: no arrays to join.
-  if (states.length === 1) return { policy: policyOf(states[0]!), state: stateMember(states[0]!) };
+  if (states.length === 1) {
+    const one = states[0]!;
+    return { policy: one.policy ?? policyMember(one.name, one.limit, one.windowSeconds), state: stateMember(one) };
+  }
   return { policy: states.map(policyOf).join(', '), state: states.map(stateMember).join(', ') };
 }
