@@ -132,7 +132,10 @@ describe('start-up failures of the CLI', () => {
   it('reports several broken rules on one line', async () => {
     const yaml = `auth:\n  api_keys:\n    header: ""\n    rotation_days: 0\n`;
     const result = await runToExit(['--config', writeConfig(yaml)]);
-    expectOneLineFailure(result, 'auth.api_keys.header: must not be empty; auth.api_keys.rotation_days: must be at least 1');
+    expectOneLineFailure(
+      result,
+      'auth.api_keys.header: must not be empty; auth.api_keys.rotation_days: must be at least 1',
+    );
   });
 
   // A mode's section is checked by its package once core's own fields hold (docs/configuration.md).

@@ -64,7 +64,7 @@ export interface AccessTable {
    */
   readonly unparsed: readonly { readonly key: string; readonly message: string }[];
   /** The plans already made for requests to this table (see `planOf`). */
-  readonly plans: PlanMemo;
+  readonly plans: PlanMemo<Plan>;
 }
 
 /**
@@ -94,7 +94,7 @@ export function compileTable(access: Readonly<Record<string, AccessValue>>): Acc
     ]),
   );
   const unfixed = entries.filter((entry) => entry.route.firstSegment === null);
-  return { entries, bySegment, unfixed, unparsed, plans: new PlanMemo() };
+  return { entries, bySegment, unfixed, unparsed, plans: new PlanMemo<Plan>() };
 }
 
 /** A key whose pattern Express cannot parse, as an entry that matches no path (see `unparsed`). */

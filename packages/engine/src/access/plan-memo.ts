@@ -1,5 +1,4 @@
 import type { AccessDefault } from '@authlayer/core';
-import type { Plan } from './access-table.js';
 
 // Most requests go to a few paths, and what the table asks of a path never changes while its
 // table serves: a plan made once per method and path (the entries matched, with their decoded
@@ -11,7 +10,7 @@ const MAX_PLANS = 1024;
 const MAX_PATH = 256;
 
 /** The plans of one table, by `access.default`, method and path (see `planOf`). */
-export class PlanMemo {
+export class PlanMemo<Plan> {
   readonly #plans = new Map<AccessDefault, Map<string, Map<string, Plan>>>();
   #size = 0;
 
