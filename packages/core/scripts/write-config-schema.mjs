@@ -34,7 +34,7 @@ const schema = {
   title: 'authlayer config file',
   description:
     'The config file of authlayer (auth section and top-level roles, access, rate_limit and metrics). Generated from configSchema in ' +
-    '@authlayer/core; rules spanning several fields (jwt mode needs jwks_url, public_key_env, public_key_file, discovery or providers; issuers unique) are checked at start-up.',
+    '@authlayer/core, with the sections of the mode packages beside it; rules spanning several fields are checked at start-up.',
   ...rest,
 };
 const target = new URL('../dist/config.schema.json', import.meta.url);
