@@ -10,6 +10,7 @@ import {
 import { CONNECTION, openStoreConnection } from './revocation-connection.js';
 import type { RevocationCommands } from './revocation-entry.js';
 import { currentGeneration, GENERATION_KEY, RELOAD_MESSAGE, writeBack } from './revocation-generation.js';
+import { kindOf } from '../request/kind-of.js';
 import { startHeartbeat } from './revocation-heartbeat.js';
 import { createRevocationList, type RevocationList } from './revocation-list.js';
 
@@ -55,10 +56,7 @@ export async function followRevocations(
   const subscriber = openStoreConnection(store, { ...CONNECTION, autoResubscribe: false });
   const list = createRevocationList();
   const listeners: (() => void)[] = [];
-  // A listener's failure must not stop the list from following Redis: it is the listener's to log.
-  const changed = (): void => {
-    for (const listener of listeners) listener();
-  };
+  const changed = (): void => tellAll(listeners, logger);
   let state: RevocationState = 'unavailable';
   let warned = false;
   let closed = false;
@@ -185,6 +183,21 @@ export async function followRevocations(
       client.disconnect();
     },
   });
+}
+
+/**
+ * Calls each listener in turn. One that throws must not stop the list from following Redis (a
+ * throw would escape the message handler, or fail a full load that then retries forever), nor
+ * the listeners after it from hearing of the change: it is logged by its kind, never its message.
+ */
+function tellAll(listeners: readonly (() => void)[], logger: Logger): void {
+  for (const listener of listeners) {
+    try {
+      listener();
+    } catch (error) {
+      logger.error(`revocation.store: a change listener failed (${kindOf(error)})`);
+    }
+  }
 }
 
 /** The address the command connection reached (the primary, behind Sentinel). */
