@@ -17,7 +17,13 @@ export { shownInError } from './config/config-error.js';
 export { inSpan, startDecisionSpan, withSpan } from './tracing.js';
 export { defaultSectionKey, isExternalModeName } from './config/mode-name.js';
 export { knownFields, suggestField } from './config/suggest-field.js';
-export { modeSectionOf, sectionJsonSchema, sectionPathOf, sectionSchema } from './config/section-schema.js';
+export {
+  assertSectionRules,
+  modeSectionOf,
+  sectionJsonSchema,
+  sectionPathOf,
+  sectionSchema,
+} from './config/section-schema.js';
 export {
   claimPath,
   envVarName,

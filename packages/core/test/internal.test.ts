@@ -7,6 +7,7 @@ describe('@authlayer/core/internal', () => {
       'FetchFailure',
       'MAX_DOCUMENT_BYTES',
       'NAME_MAX_LENGTH',
+      'assertSectionRules',
       'authenticateNowOf',
       'claimPath',
       'claimsSchema',

@@ -4,6 +4,7 @@ import { ConfigError } from '../src/config/config-error.js';
 import { envVarName } from '../src/config/fields.js';
 import { parseAuthConfig } from '../src/config/parse-auth-config.js';
 import {
+  assertSectionRules,
   modeSectionOf,
   sectionJsonSchema,
   sectionPathOf,
@@ -72,6 +73,28 @@ describe('sectionPathOf', () => {
   it('writes a path inside a section as core writes a config path', () => {
     expect(sectionPathOf('api_keys', ['keys', 0, 'env_var'])).toBe('auth.api_keys.keys[0].env_var');
     expect(sectionPathOf('hmac', [])).toBe('auth.hmac');
+  });
+});
+
+describe('assertSectionRules', () => {
+  it("throws a section's broken rules as one ConfigError at auth.<key>.<path>, and nothing for none", () => {
+    expect(() => assertSectionRules('hmac', [])).not.toThrow();
+    const thrown = (() => {
+      try {
+        assertSectionRules('hmac', [
+          { path: ['keys', 0, 'secret_env'], message: 'is required' },
+          { path: [], message: 'needs a key' },
+        ]);
+      } catch (error) {
+        return error as ConfigError;
+      }
+      return null;
+    })();
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect(thrown?.issues).toEqual([
+      { path: 'auth.hmac.keys[0].secret_env', message: 'is required' },
+      { path: 'auth.hmac', message: 'needs a key' },
+    ]);
   });
 });
 

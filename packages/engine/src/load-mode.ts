@@ -7,7 +7,7 @@ import {
   type CreateHandler,
   type HandlerDeps,
 } from '@authlayer/core';
-import { defaultSectionKey, knownFields, shownInError, suggestField } from '@authlayer/core/internal';
+import { defaultSectionKey, knownFields, sectionPathOf, shownInError, suggestField } from '@authlayer/core/internal';
 import { AUTH_MODES, configSchema, isKnownAuthMode } from '@authlayer/core';
 import { combineHandlers } from './combine-handlers.js';
 import { isPackageMissing } from './optional-peers.js';
@@ -42,6 +42,9 @@ export interface StandardSchema {
     validate(value: unknown): StandardResult | Promise<StandardResult>;
   };
 }
+
+/** A path as a Standard Schema issue gives it. */
+type StandardPath = readonly (PropertyKey | { readonly key: PropertyKey })[];
 
 type StandardResult =
   | { readonly value: unknown; readonly issues?: undefined }
@@ -209,7 +212,12 @@ async function checkSection(
   if (module.configSchema === undefined) return { value: raw === undefined ? NO_SECTION : raw, issues: [] };
   const result = await module.configSchema['~standard'].validate(raw);
   if (result.issues === undefined) return { value: result.value, issues: [] };
-  const issues = result.issues.map((issue) => ({ path: sectionPath(key, issue.path ?? []), message: issue.message }));
+  // A Standard Schema path segment may be a `{ key }` object; core writes the path from the keys.
+  const keysOf = (path: StandardPath) => path.map((part) => (typeof part === 'object' ? part.key : part));
+  const issues = result.issues.map((issue) => ({
+    path: sectionPathOf(key, keysOf(issue.path ?? [])),
+    message: issue.message,
+  }));
   return { value: NO_SECTION, issues };
 }
 
@@ -225,16 +233,6 @@ const sectionOf = (module: ModeModule): string[] => (module.section === undefine
 function unknownField(key: string, known: readonly string[]): string {
   const suggestion = suggestField(key, known);
   return suggestion === undefined ? 'unknown field' : `unknown field (did you mean ${suggestion}?)`;
-}
-
-/** `auth.hmac.keys[0].secret_env`, as core writes a config path. */
-function sectionPath(key: string, path: readonly (PropertyKey | { readonly key: PropertyKey })[]): string {
-  let out = `auth.${key}`;
-  for (const part of path) {
-    const name = typeof part === 'object' ? part.key : part;
-    out += typeof name === 'number' ? `[${name}]` : `.${String(name)}`;
-  }
-  return out;
 }
 
 /** The package's exports, or undefined when the package itself is not installed. */

@@ -3,6 +3,7 @@ import type { AuthConfig } from './auth-config.js';
 import { ConfigError, shownInError } from './config-error.js';
 import { describeIssues } from './config-issues.js';
 import { deepFreeze } from './deep-freeze.js';
+import type { SectionIssue } from './fields.js';
 
 /** One issue of a {@link SectionSchema}: what is wrong, at a path inside the section. */
 export interface SectionSchemaIssue {
@@ -71,6 +72,15 @@ export function modeSectionOf<Output>(
   const result = schema['~standard'].validate(config.modeSections?.[key]);
   if (result.issues === undefined) return result.value;
   throw new ConfigError(result.issues.map(({ path, message }) => ({ path: sectionPathOf(key, path), message })));
+}
+
+/**
+ * Throws the rules a mode's section broke (paths inside the section) as one ConfigError at
+ * `auth.<key>.<path>`; nothing when none is broken.
+ */
+export function assertSectionRules(key: string, issues: readonly SectionIssue[]): void {
+  if (issues.length > 0)
+    throw new ConfigError(issues.map(({ path, message }) => ({ path: sectionPathOf(key, path), message })));
 }
 
 /** `auth.api_keys.keys[0].env_var`: a path inside the section `key`, as core writes a config path. */

@@ -1,5 +1,4 @@
 import {
-  ConfigError,
   DEFAULTS,
   HMAC_ALGORITHMS,
   JWT_ALGORITHMS,
@@ -16,8 +15,8 @@ import {
   filePath,
   intRange,
   keySetUrl,
+  assertSectionRules,
   modeSectionOf,
-  sectionPathOf,
   sectionSchema,
   senderConstraintFields,
   text,
@@ -267,13 +266,11 @@ export const configSchema = sectionSchema(checkedSchema);
  * This mode's settings: the checked section (see `modeSectionOf`), with the rules that hold when
  * jwt authenticates (a key source) and the resource's audience where none is written.
  *
- * @throws ConfigError naming every broken rule at `auth.jwt.<path>`
+ * @throws ConfigError (from `@authlayer/core`) naming every broken rule at `auth.jwt.<path>`
  */
 export function jwtOf(config: AuthConfig, deps: Pick<HandlerDeps, 'section'>): JwtConfig {
   const settings = modeSectionOf(config, deps, section, configSchema);
-  const issues = jwtIssues(settings, true);
-  if (issues.length > 0)
-    throw new ConfigError(issues.map(({ path, message }) => ({ path: sectionPathOf(section, path), message })));
+  assertSectionRules(section, jwtIssues(settings, true));
   return withResourceAudience(settings, config.resource);
 }
 

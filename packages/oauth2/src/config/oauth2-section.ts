@@ -1,5 +1,4 @@
 import {
-  ConfigError,
   OAUTH2_AUTH_METHODS,
   type AuthConfig,
   type ClaimsConfig,
@@ -13,9 +12,9 @@ import {
   filePath,
   intRange,
   keySetUrl,
+  assertSectionRules,
   modeSectionOf,
   redisUrl,
-  sectionPathOf,
   sectionSchema,
   senderConstraintFields,
   text,
@@ -150,13 +149,11 @@ export const configSchema = sectionSchema(checkedSchema);
  * This mode's settings: the checked section (see `modeSectionOf`), with the rules that hold when
  * oauth2 authenticates (an endpoint, a client id) and the resource's audience where none is written.
  *
- * @throws ConfigError naming every broken rule at `auth.oauth2.<path>`
+ * @throws ConfigError (from `@authlayer/core`) naming every broken rule at `auth.oauth2.<path>`
  */
 export function oauth2Of(config: AuthConfig, deps: Pick<HandlerDeps, 'section'>): OAuth2Config {
   const settings = modeSectionOf(config, deps, section, configSchema);
-  const issues = oauth2Issues(settings, true);
-  if (issues.length > 0)
-    throw new ConfigError(issues.map(({ path, message }) => ({ path: sectionPathOf(section, path), message })));
+  assertSectionRules(section, oauth2Issues(settings, true));
   return withResourceAudience(settings, config.resource);
 }
 
