@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AccessValue } from '@authlayer/core';
-import { compileTable, matchEntries, type AccessTable } from '../src/access/access-table.js';
+import { parseAccessTable, type AccessValue } from '@authlayer/core';
+import { compileTable, matchEntries, planFor, type AccessTable } from '../src/access/access-table.js';
 
 // The table is indexed by a path's first segment; a request must find exactly the entries (in
 // table order, with the same parameters) that trying every entry in turn finds.
@@ -81,5 +81,49 @@ describe('the access table indexed by first segment', () => {
     ]);
     expect(table.bySegment.get('reports')).toHaveLength(3 + 7);
     expect(table.unfixed).toHaveLength(7);
+  });
+});
+
+describe('a key Express cannot parse (a Fastify wildcard)', () => {
+  const table = compileTable({ 'GET /files/*': 'public', 'GET /files/:name': 'authenticated' });
+
+  it('is listed with why, and matches no path: the other keys still do', () => {
+    expect(table.unparsed).toEqual([{ key: 'GET /files/*', message: expect.stringContaining('/files/*') }]);
+    expect(matchEntries(table, 'GET', '/files/*').map(({ entry }) => entry.route.key)).toEqual(['GET /files/:name']);
+    expect(matchEntries(table, 'GET', '/files/a/b')).toEqual([]);
+  });
+
+  it('keeps its method and pattern, and matches no path when asked directly', () => {
+    const [entry] = table.entries;
+    expect(entry?.route).toMatchObject({ key: 'GET /files/*', method: 'GET', pattern: '/files/*', params: [] });
+    // What an adapter walking the entries itself (the Express router's checks) is told.
+    expect(entry?.route.matchPath('/files/x')).toBe(false);
+  });
+});
+
+describe('planFor: overlapping entries', () => {
+  const { access } = parseAccessTable(
+    {
+      'GET /a/:id': 'authenticated',
+      '* /a{/*rest}': 'optional',
+      'GET /b': { roles: ['admin'], modes: ['jwt', 'api_key'] },
+      '* /b': { roles: ['auditor'], modes: ['api_key', 'oauth2'] },
+    },
+    ['api_key', 'jwt', 'oauth2'],
+    'access',
+  );
+  const table = compileTable(access);
+
+  it('a weaker entry after a stronger one leaves the authentication and the key that asked', () => {
+    expect(planFor(matchEntries(table, 'GET', '/a/7'), 'authenticated')).toMatchObject({
+      authentication: 'required',
+      askedBy: 'GET /a/:id',
+    });
+  });
+
+  it('modes narrow to what every rule allows, and every rule applies', () => {
+    const plan = planFor(matchEntries(table, 'GET', '/b'), 'authenticated');
+    expect(plan.modes).toEqual(['api_key']);
+    expect(plan.rules.map((rule) => rule.key)).toEqual(['GET /b', '* /b']);
   });
 });

@@ -133,10 +133,10 @@ describe('access.candidate that cannot be used', () => {
     );
   });
 
-  it('a file that is not YAML: refused, naming the file and the line', async () => {
+  it('a file that is not YAML: refused at access.candidate (not the config), naming the file and the line', async () => {
     const candidate = await candidateFile('"GET /status": public\n  bad: [\n');
     await expect(engineAt({ access: { ...LIVE, candidate } })).rejects.toThrow(
-      /candidate\.yaml, line \d+: not valid YAML/,
+      /^access\.candidate: .*candidate\.yaml, line \d+: not valid YAML/,
     );
   });
 });

@@ -47,3 +47,52 @@ describe('filterListResult and Error.stackTraceLimit', () => {
     expect(Error.stackTraceLimit).toBe(before);
   });
 });
+
+describe('filterListResult: what it leaves as it is', () => {
+  const open = compileMcpTable(
+    parseAccessTable(
+      { 'MCP tools/call admin_*': { roles: ['admin'] }, 'MCP tools/call scoped': { scopes: ['s:1'] } },
+      ['api_key'],
+      'access',
+    ).access,
+  );
+
+  it('a method that is no list, a result that is no object, a list field that is no array', () => {
+    const result = { tools: [{ name: 'admin_x' }] };
+    expect(filterListResult(open, 'tools/call', result, caller)).toBe(result);
+    expect(filterListResult(open, 'tools/list', null, caller)).toBeNull();
+    expect(filterListResult(open, 'tools/list', 'text', caller)).toBe('text');
+    const odd = { tools: { name: 'admin_x' } };
+    expect(filterListResult(open, 'tools/list', odd, caller)).toBe(odd);
+  });
+
+  it('drops entries without a name (nothing to call), keeps the rest of the result', () => {
+    const listed = filterListResult(
+      open,
+      'tools/list',
+      { tools: ['admin_x', null, { title: 'no name' }, { name: 7 }, { name: 'free' }], nextCursor: 'c' },
+      caller,
+    );
+    expect(listed).toEqual({ tools: [{ name: 'free' }], nextCursor: 'c' });
+  });
+
+  it('an entry refused for want of scopes keeps its own _meta beside the scopes it needs', () => {
+    const listed = filterListResult(
+      open,
+      'tools/list',
+      {
+        tools: [
+          { name: 'scoped', _meta: { owner: 'ops' } },
+          { name: 'scoped', _meta: null },
+        ],
+      },
+      caller,
+    );
+    expect(listed).toEqual({
+      tools: [
+        { name: 'scoped', _meta: { owner: 'ops', 'authlayer/scopes': ['s:1'] } },
+        { name: 'scoped', _meta: { 'authlayer/scopes': ['s:1'] } },
+      ],
+    });
+  });
+});

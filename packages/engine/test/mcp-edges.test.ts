@@ -64,6 +64,13 @@ describe('the Host and Origin check of an MCP endpoint', () => {
     );
   });
 
+  it('takes a header given as a list of one value as that value', () => {
+    const check = createForeignCheck(mcpOf({}));
+    expect(check({ headers: { host: ['localhost:3000'], origin: ['https://mcp.example.com'] } })).toBeNull();
+    expect(check({ headers: { host: ['evil.example.com'] } })).toBe('host_not_allowed');
+    expect(check({ headers: { host: ['localhost'], origin: ['http://evil.example.com'] } })).toBe('origin_not_allowed');
+  });
+
   it('without resource: loopback hosts only, and no Origin accepted (a request without one passes)', () => {
     const check = createForeignCheck(mcpOf({}, null));
     expect([check(headers('localhost:1')), check(headers('mcp.example.com'))]).toEqual([null, 'host_not_allowed']);

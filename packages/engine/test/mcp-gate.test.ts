@@ -181,6 +181,38 @@ describe('the MCP gate', () => {
       ['origin_not_allowed', 'mcp.allowed_origins'],
     ]);
   });
+
+  it('refuses a foreign Host the same with nobody listening for decisions', async () => {
+    const made = await engineAt({ mcp: { endpoint: '/mcp' }, access: TABLE }, { onDecision: undefined });
+    opened.push(made.engine);
+    const answer = made.engine
+      .current()
+      .mcp!.refuseForeign(requestTo('GET', '/mcp', { host: 'evil.example' }), new RequestScope(() => null));
+    expect(answer).toMatchObject({ status: 403, code: 'forbidden' });
+    expect(made.decisions).toEqual([]);
+  });
+
+  it("report_only spares a step-up's 401 as would_refuse, never a missing credential", async () => {
+    const { gate, engine, decisions } = await gateOf({}, { ...TABLE, 'POST /mcp': 'optional', report_only: true });
+    const held = await judge(engine.current(), requestTo('POST', '/mcp', { 'x-api-key': KEYS.admin }));
+    expect(gate.judge(call('sudo'), bearer(), caller([]), held.scope)).toEqual({ pass: true });
+    held.scope.answered();
+    const anonymous = gate.judge(call('delete_all'), bearer(), undefined, new RequestScope(() => null));
+    expect(anonymous).toMatchObject({ pass: false, answer: { status: 401 } });
+    expect(decisions.map((d) => [d.outcome, d.reason, d.rule])).toEqual([
+      ['would_refuse', 'step_up_required', 'MCP tools/call sudo'],
+      ['refused', 'credentials_missing', 'MCP tools/call delete_*'],
+    ]);
+  });
+
+  it('a deny key refuses an anonymous caller of a public route: 403, naming nobody', async () => {
+    const { gate, decisions } = await gateOf({}, { 'POST /mcp': 'public', 'MCP tools/call *': 'deny' });
+    const verdict = gate.judge(call('anything'), requestTo('POST', '/mcp'), undefined, new RequestScope(() => null));
+    expect(verdict).toMatchObject({ pass: false, answer: { status: 403, code: 'forbidden' } });
+    expect(decisions.map((d) => [d.outcome, d.reason, d.userId, d.rule])).toEqual([
+      ['forbidden', 'route_denied', null, 'MCP tools/call *'],
+    ]);
+  });
 });
 
 describe('readBoundedBody', () => {

@@ -150,3 +150,31 @@ describe('start-up checks of MCP keys', () => {
     expect(issuesOf({ 'MCP resources/read f://{+a}/{+b}': 'authenticated' })).toHaveLength(1);
   });
 });
+
+describe('a key of some modes, and claims of a caller without claims', () => {
+  const table = compileMcpTable(
+    parseAccessTable(
+      {
+        'MCP tools/call token_only': { modes: ['jwt'] },
+        'MCP tools/call files': { params: { 'arguments.tenant': { claim: 'tenant_id' } } },
+      },
+      ['api_key', 'jwt'],
+      'access',
+    ).access,
+  );
+  const keyCaller = createAuthContext({ method: 'api_key', userId: 'bot', tenantId: 'acme' });
+
+  it("a caller of another mode is asked for the key's credential (401), one of its mode passes", () => {
+    const refusal = judge(table, 'tools/call', 'token_only', {}, keyCaller);
+    expect(refusal).toMatchObject({ key: 'MCP tools/call token_only', error: { reason: 'credentials_missing' } });
+    expect(judge(table, 'tools/call', 'token_only', {}, caller())).toBeNull();
+  });
+
+  it('an API key caller has no claim to compare with, and a null value equals no claim', () => {
+    const files = (tenant: unknown, context: AuthContext) =>
+      reasonOf(judge(table, 'tools/call', 'files', { name: 'files', arguments: { tenant } }, context));
+    expect(files('acme', keyCaller)).toBe('param_mismatch');
+    expect(files(null, caller([], { tenant_id: null }))).toBe('param_mismatch');
+    expect(files('acme', caller([], { tenant_id: 'acme' }))).toBeNull();
+  });
+});

@@ -35,7 +35,7 @@ export function authorizeByPlan(
   plan: Plan | null,
   request: AuthRequest,
   context: AuthContext,
-  now: () => number = Date.now,
+  now: () => number,
   implies?: ScopeImplies,
 ): Refusal | null {
   if (plan === null) return null;

@@ -126,8 +126,8 @@ export function requirementRefusal(
   requirement: AccessRequirement,
   context: AuthContext,
   request: AuthRequest,
-  now: () => number = Date.now,
-  implies: ScopeImplies = NO_IMPLIES,
+  now: () => number,
+  implies: ScopeImplies,
 ): RuleRefusal | null {
   return heldRefusal(requirement, context, request, implies) ?? stepUpRefusal(requirement, context, now);
 }
@@ -162,7 +162,7 @@ export function holdsRefusal(
   rule: AccessRule,
   context: AuthContext,
   request: AuthRequest,
-  now: () => number = Date.now,
+  now: () => number,
   implies: ScopeImplies = NO_IMPLIES,
 ): RuleRefusal | null {
   const own = heldRefusal(rule, context, request, implies);

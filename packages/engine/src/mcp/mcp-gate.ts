@@ -210,10 +210,10 @@ function refuse(
   const metadata = flow.resourceMetadata;
   if (isAuthError(error)) {
     // A step-up's 401 refuses a known caller (its decision names it); any other, an anonymous one.
-    report(flow, scope, error, error.reason === 'step_up_required' ? (context ?? null) : null, key);
+    report(flow, scope, error, error.reason === 'step_up_required' ? context : undefined, key);
     return refusalAnswer(error, metadata, request);
   }
-  report(flow, scope, error, context ?? null, key);
+  report(flow, scope, error, context, key);
   if (error.reason !== 'scope_missing' || error.challenge === null || context === undefined) {
     return refusalAnswer(new ForbiddenError(error.reason, null, error.missing));
   }
@@ -230,7 +230,7 @@ function report(
   flow: Flow,
   scope: RequestScope,
   error: AuthError | ForbiddenError,
-  context: AuthContext | null,
+  context: AuthContext | undefined,
   key: string,
 ): void {
   if (scope.holding) return scope.refusedLater(error, key);

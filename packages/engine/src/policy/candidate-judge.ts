@@ -69,7 +69,9 @@ export async function loadCandidateJudge(
     parsed = parseAccessTable(parseYaml(text, path), config.modes, 'access.candidate');
   } catch (error) {
     if (!isConfigError(error)) throw error;
-    throw new ConfigError(error.issues.map((issue) => ({ ...issue, path: issue.path || 'access.candidate' })));
+    // parseYaml names the file it reads `config`: this file is the candidate, not the config.
+    const at = (path: string) => (path === 'config' ? 'access.candidate' : path);
+    throw new ConfigError(error.issues.map((issue) => ({ ...issue, path: at(issue.path) })));
   }
   const table = compileTable(parsed.access);
   const fallback = parsed.accessPolicy.default ?? 'authenticated';
