@@ -25,13 +25,32 @@ export function readBearerToken(request: AuthRequest): BearerToken {
  * `Authorization: DPoP <token>`); `scheme` in lower case.
  */
 export function readSchemeToken(request: AuthRequest, scheme: string): BearerToken {
+  const read = readSchemeCandidate(request, scheme);
+  return read.kind === 'token' && !isToken68(read.token) ? MALFORMED : read;
+}
+
+/**
+ * {@link readSchemeToken} without the token68 check of the token: for a caller that looks the
+ * token up among tokens it verified before (each of which passed the check) and checks one it
+ * does not find with {@link isToken68}, so a token reused on every request is not scanned again.
+ */
+export function readSchemeCandidate(request: AuthRequest, scheme: string): BearerToken {
   const value = soleHeaderValue(request, 'authorization');
   if (value === '') return ABSENT;
   if (value === null) return MALFORMED;
-  const sent = value.split(/[ \t]/, 1)[0] as string;
+  // The scheme is what comes before the first space or tab: found without a regular expression
+  // and without scanning a long token for a tab.
+  const space = value.indexOf(' ');
+  const head = space === -1 ? value : value.slice(0, space);
+  const tab = head.indexOf('\t');
+  const sent = tab === -1 ? head : head.slice(0, tab);
   if (sent.toLowerCase() !== scheme) return ABSENT;
   // RFC 7235 §2.1: `credentials = auth-scheme [ 1*SP token68 ]`; a tab is no separator.
-  const rest = value.slice(sent.length);
-  const token = rest.startsWith(' ') ? rest.trim() : '';
-  return B64TOKEN.test(token) ? { kind: 'token', token } : MALFORMED;
+  if (tab !== -1 || space === -1) return MALFORMED;
+  return { kind: 'token', token: value.slice(space + 1).trim() };
+}
+
+/** RFC 6750 §2.1's `b64token` (token68): what a Bearer token may be made of. */
+export function isToken68(token: string): boolean {
+  return B64TOKEN.test(token);
 }

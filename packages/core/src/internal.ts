@@ -11,7 +11,7 @@ export { splitChallenges } from './challenge.js';
 export { readClaim } from './claims-mapper.js';
 export { resourceMetadataUrl } from './config/sections/resource.js';
 export { withResourceMetadata } from './challenge.js';
-export { readSchemeToken } from './bearer-token.js';
+export { isToken68, readSchemeCandidate, readSchemeToken } from './bearer-token.js';
 export { configSourceOf } from './config/parse-auth-config.js';
 export { shownInError } from './config/config-error.js';
 export { inSpan, startDecisionSpan, withSpan } from './tracing.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readBearerToken } from '../src/bearer-token.js';
+import { isToken68, readBearerToken, readSchemeCandidate, readSchemeToken } from '../src/bearer-token.js';
 
 type Authorization = string | string[] | undefined;
 const read = (authorization: Authorization, extra: Record<string, string> = {}) =>
@@ -74,5 +74,45 @@ describe('readBearerToken', () => {
   it('returns frozen shared results for absent and malformed', () => {
     expect(Object.isFrozen(read(undefined))).toBe(true);
     expect(read('Bearer')).toBe(read('bearer a b'));
+  });
+});
+
+describe('readSchemeCandidate', () => {
+  const values = [
+    '',
+    'Basic dXNlcjpwYXNz',
+    'Bearerabc',
+    'Bear\u0130r abc',
+    'Basic\tabc',
+    'Bearer abc.def-ghi_jkl~mno+pqr/stu',
+    'bEaReR abc',
+    'Bearer    abc  ',
+    'Bearer abc==',
+    'Bearer',
+    'Bearer ',
+    'Bearer abc def',
+    'Bearer ab"c',
+    'Bearer ab=c',
+    'Bearer ключ',
+    'Bearer\tabc',
+    'Bearer\t abc',
+    'DPoP abc',
+  ];
+
+  it.each(values)('is readSchemeToken without the token68 check of the token: %j', (authorization) => {
+    for (const scheme of ['bearer', 'dpop']) {
+      const request = { headers: { authorization } };
+      const candidate = readSchemeCandidate(request, scheme);
+      const checked = candidate.kind === 'token' && !isToken68(candidate.token) ? { kind: 'malformed' } : candidate;
+      expect(checked).toEqual(readSchemeToken(request, scheme));
+    }
+  });
+
+  it('hands over a token it did not check', () => {
+    expect(readSchemeCandidate({ headers: { authorization: 'Bearer ab"c' } }, 'bearer')).toEqual({
+      kind: 'token',
+      token: 'ab"c',
+    });
+    expect([isToken68('ab"c'), isToken68(''), isToken68('abc==')]).toEqual([false, false, true]);
   });
 });

@@ -12,12 +12,12 @@ import {
   type SecuritySchemePart,
   verifiedClaims,
 } from '@authlayer/core';
-import { isPromiseLike } from '@authlayer/core/internal';
+import { isPromiseLike, isToken68 } from '@authlayer/core/internal';
 import { createModeSenderConstraint, type PresentedAs } from '@authlayer/sender-constraint';
 import { describeProviders, readinessOf, summarizeProviders } from './handler-status.js';
 import type { JwksOptions } from './keys/remote-key-set.js';
 import { createProvider, type Provider, type Verified } from './provider.js';
-import { readToken } from './read-token.js';
+import { readTokenCandidate } from './read-token.js';
 import { jwtOf } from './config/jwt-section.js';
 import { createTokenRecognizer } from './recognize-token.js';
 import { createProviderSelector } from './select-provider.js';
@@ -96,14 +96,14 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
   // Synchronous for a cached token and a static key (see AuthHandler.authenticateNow), and without
   // a DPoP proof to check.
   function authenticateNow(request: AuthRequest): MaybePromise<AuthContext> {
-    if (constraint === null) return authenticateToken(request, readToken(request, jwt.cookie), 'bearer');
+    if (constraint === null) return authenticateToken(request, readTokenCandidate(request, jwt.cookie), 'bearer');
     const dpopToken = constraint.readDpopToken(request);
     const presented: PresentedAs = dpopToken === undefined ? 'bearer' : 'dpop';
     const rechallenge = (error: unknown): never => {
       throw constraint.rechallenge(error, presented);
     };
     try {
-      const answer = authenticateToken(request, dpopToken ?? readToken(request, jwt.cookie), presented);
+      const answer = authenticateToken(request, dpopToken ?? readTokenCandidate(request, jwt.cookie), presented);
       return isPromiseLike(answer) ? answer.then(undefined, rechallenge) : answer;
     } catch (error) {
       return rechallenge(error);
@@ -115,9 +115,14 @@ export async function createJwtHandler(config: AuthConfig, deps: JwtHandlerDeps)
     if (bearer.kind === 'malformed') throw bearerError('token_malformed');
     const { token } = bearer;
     const hit = cachedIn(providers, token, now());
-    deps.observe?.tokenCache?.(hit === undefined ? 'miss' : 'hit');
     // A cached token still has its binding checked: the proof and the certificate are per request.
-    if (hit !== undefined) return finish(request, presented, token, hit);
+    if (hit !== undefined) {
+      deps.observe?.tokenCache?.('hit');
+      return finish(request, presented, token, hit);
+    }
+    // Only a token that was never verified can be malformed (see readTokenCandidate).
+    if (!isToken68(token)) throw bearerError('token_malformed');
+    deps.observe?.tokenCache?.('miss');
     let provider: Provider;
     let verified: MaybePromise<Verified>;
     try {

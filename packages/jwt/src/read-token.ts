@@ -1,4 +1,5 @@
-import { headerValues, readBearerToken, type AuthRequest, type BearerToken } from '@authlayer/core';
+import { headerValues, type AuthRequest, type BearerToken } from '@authlayer/core';
+import { isToken68, readSchemeCandidate } from '@authlayer/core/internal';
 
 // The value of a token in a cookie: what RFC 6750's b64token allows, the shape of a JWT.
 const COOKIE_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
@@ -12,7 +13,18 @@ const MALFORMED: BearerToken = Object.freeze({ kind: 'malformed' });
  * A cookie value may be quoted (RFC 6265 §4.1.1); the first cookie of the name counts.
  */
 export function readToken(request: AuthRequest, cookie: string | null): BearerToken {
-  if (cookie === null || headerValues(request, 'authorization').length > 0) return readBearerToken(request);
+  const read = readTokenCandidate(request, cookie);
+  return read.kind === 'token' && !isToken68(read.token) ? MALFORMED : read;
+}
+
+/**
+ * {@link readToken} without the syntax check of a token in the Authorization header: the handler
+ * looks the token up among the verified ones first (each passed the check) and checks only a token
+ * it does not find, so the token a client sends on every request is not scanned each time.
+ */
+export function readTokenCandidate(request: AuthRequest, cookie: string | null): BearerToken {
+  if (cookie === null || headerValues(request, 'authorization').length > 0)
+    return readSchemeCandidate(request, 'bearer');
   const value = cookieValue(headerValues(request, 'cookie').join('; '), cookie);
   if (value === undefined) return ABSENT;
   return COOKIE_TOKEN.test(value) ? { kind: 'token', token: value } : MALFORMED;

@@ -29,7 +29,17 @@ export const TOKEN_CACHE_DEFAULTS = Object.freeze({ maxEntries: 1024, maxAgeMs: 
 // it (or NaN), so the cache serves none either.
 const MAX_DATE_MS = 8.64e15;
 
-/** A bounded LRU of values derived from verified tokens, keyed by the whole token string. */
+/** How many of a token's last characters find its entry (the doorkeeper's fingerprint reads as many). */
+const KEY_CHARS = 16;
+const keyOf = (token: string): string => (token.length > KEY_CHARS ? token.slice(-KEY_CHARS) : token);
+
+/**
+ * A bounded LRU of values derived from verified tokens. An entry is found by the token's last
+ * {@link KEY_CHARS} characters, the end of its signature (only verified JWTs are stored, and a
+ * signature's end is random), and served only when its whole token equals the one asked: a Map
+ * hashes a string key character by character, and the token is a new string on every request,
+ * while comparing two strings is a memory compare.
+ */
 export interface TokenCache<V> {
   /** The value of `token` if it was verified and is still valid at `nowMs`; else `undefined`. */
   get(token: string, nowMs: number): V | undefined;
@@ -41,6 +51,7 @@ export interface TokenCache<V> {
 
 /** The token's times are held inline: one object per entry. */
 interface Entry<V> extends TokenTimes {
+  readonly token: string;
   readonly value: V;
   readonly verifiedAtMs: number;
   /** The count of insertions when it was last put at the end of the order. */
@@ -66,38 +77,44 @@ export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOp
   const seenBefore = createDoorkeeper(Math.max(1, maxEntries));
   let chars = 0;
   let insertions = 0;
-  const drop = (token: string): void => {
-    entries.delete(token);
-    chars -= token.length;
+  const drop = (key: string, entry: Entry<V>): void => {
+    entries.delete(key);
+    chars -= entry.token.length;
   };
 
   return {
     get(token, nowMs) {
-      const entry = entries.get(token);
-      if (entry === undefined) return undefined;
+      const key = keyOf(token);
+      const entry = entries.get(key);
+      if (entry === undefined || entry.token !== token) return undefined;
       const fresh =
         Math.abs(nowMs) <= MAX_DATE_MS &&
         nowMs - entry.verifiedAtMs < maxAgeMs &&
         timeFailure(entry, Math.floor(nowMs / 1000), leewaySeconds) === null;
       if (!fresh) {
-        drop(token);
+        drop(key, entry);
         return undefined;
       }
       // Moved to the end only when it has aged past half the cache: an entry is dropped once
       // maxEntries others came after it, so one hit in the last half is never dropped, and a token
       // reused on every request costs no Map delete and insert per hit.
       if (insertions - entry.at >= maxEntries / 2) {
-        entries.delete(token);
+        entries.delete(key);
         entry.at = ++insertions;
-        entries.set(token, entry);
+        entries.set(key, entry);
       }
       return entry.value;
     },
     set(token, value, times, nowMs) {
       if (maxEntries === 0 || token.length > TOKEN_CACHE_DEFAULTS.maxTokenChars) return;
-      if (entries.has(token)) drop(token);
-      else if (!seenBefore(token)) return;
-      entries.set(token, {
+      const key = keyOf(token);
+      const held = entries.get(key);
+      // A token verified again replaces its entry; a new one must pass the doorkeeper, and then
+      // takes the place of another token that ends alike.
+      if (held?.token !== token && !seenBefore(token)) return;
+      if (held !== undefined) drop(key, held);
+      entries.set(key, {
+        token,
         value,
         exp: times.exp,
         nbf: times.nbf,
@@ -106,9 +123,9 @@ export function createTokenCache<V>(leewaySeconds: number, options: TokenCacheOp
         at: ++insertions,
       });
       chars += token.length;
-      for (const oldest of entries.keys()) {
+      for (const [oldest, entry] of entries) {
         if (entries.size <= maxEntries && chars <= TOKEN_CACHE_DEFAULTS.maxTokenChars) break;
-        drop(oldest);
+        drop(oldest, entry);
       }
     },
     get size() {
@@ -147,10 +164,10 @@ function createDoorkeeper(window: number): (token: string) => boolean {
   };
 }
 
-/** FNV-1a over the last 16 characters, the end of the signature: random for every real token. */
+/** FNV-1a over the last KEY_CHARS characters, the end of the signature: random for every real token. */
 function fingerprint(token: string): number {
   let hash = 0x811c9dc5;
-  for (let i = Math.max(0, token.length - 16); i < token.length; i += 1)
+  for (let i = Math.max(0, token.length - KEY_CHARS); i < token.length; i += 1)
     hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
   // 0 marks an empty slot; the top bit never chooses the slot, so it is set to keep prints non-zero.
   return (hash | 0x80000000) >>> 0;

@@ -86,6 +86,20 @@ describe('createTokenCache', () => {
     expect([cache.get('kept', at(NOW)), cache.get('idle', at(NOW)), cache.size]).toEqual(['K', undefined, 8]);
   });
 
+  it('serves a token only for itself when another ends alike, and the later one takes the place', () => {
+    const cache = createTokenCache<string>(0);
+    const end = '.' + 's'.repeat(40);
+    remember(cache, `first${end}`, 'F', times(NOW + 60), at(NOW));
+    expect(cache.get(`other${end}`, at(NOW))).toBeUndefined();
+    expect(cache.get(`first${end}`, at(NOW))).toBe('F');
+    remember(cache, `later${end}`, 'L', times(NOW + 60), at(NOW));
+    expect([cache.get(`first${end}`, at(NOW)), cache.get(`later${end}`, at(NOW)), cache.size]).toEqual([
+      undefined,
+      'L',
+      1,
+    ]);
+  });
+
   it('stays bounded under a flood of distinct tokens, in count and in characters', () => {
     const cache = createTokenCache<number>(0);
     for (let i = 0; i < 10_000; i += 1) remember(cache, `token-${i}`, i, times(NOW + 60), at(NOW));
@@ -93,7 +107,7 @@ describe('createTokenCache', () => {
     expect(cache.get('token-0', at(NOW))).toBeUndefined();
     expect(cache.get('token-9999', at(NOW))).toBe(9999);
     const big = createTokenCache<number>(0);
-    for (let i = 0; i < 300; i += 1) remember(big, `${i}-${'x'.repeat(8186)}`, i, times(NOW + 60), at(NOW));
+    for (let i = 0; i < 300; i += 1) remember(big, `${'x'.repeat(8186)}-${i}`, i, times(NOW + 60), at(NOW));
     expect(big.size).toBe(128);
     remember(big, 'x'.repeat(TOKEN_CACHE_DEFAULTS.maxTokenChars + 1), 0, times(NOW + 60), at(NOW));
     expect(big.size).toBe(128);
