@@ -118,3 +118,36 @@ describe('several listed packages missing', () => {
     ]);
   });
 });
+
+describe("a spec mode's package that names no section, installed beside another mode", () => {
+  it('checks the section under its mode name kept for a switch back, as it would when listed', async () => {
+    // An installed stand-in for @authlayer/oauth2 (an npm alias) that exports no `section`.
+    const standIn = {
+      createHandler: () => Promise.reject(new Error('not listed: never made')),
+      configSchema: {
+        '~standard': { validate: () => ({ issues: [{ message: 'is checked by the stand-in', path: ['colour'] }] }) },
+      },
+    };
+    const config = parseAuthConfig({
+      auth: { mode: 'jwt', jwt: { jwks_url: 'https://idp.example.com/jwks' }, oauth2: { colour: 1 } },
+    });
+    const importModule = (name: string) =>
+      name === '@authlayer/oauth2' ? Promise.resolve(standIn) : (import(name) as Promise<unknown>);
+    expect(await issuesOf(loadModeHandler(config, deps(), importModule))).toEqual([
+      { path: 'auth.oauth2.colour', message: 'is checked by the stand-in' },
+    ]);
+  });
+
+  it('refuses that section as an unknown field when no package of its mode is installed', async () => {
+    const config = parseAuthConfig({
+      auth: { mode: 'jwt', jwt: { jwks_url: 'https://idp.example.com/jwks' }, oauth2: { client_id: 'api' } },
+    });
+    const importModule = (name: string) =>
+      name === '@authlayer/oauth2'
+        ? Promise.reject(Object.assign(new Error(`Cannot find package '${name}'`), { code: 'ERR_MODULE_NOT_FOUND' }))
+        : (import(name) as Promise<unknown>);
+    expect(await issuesOf(loadModeHandler(config, deps(), importModule))).toEqual([
+      { path: 'auth.oauth2', message: 'unknown field' },
+    ]);
+  });
+});
