@@ -6,8 +6,10 @@ import { createCarryPool } from './reload/carry-pool.js';
 import { createRevocationFlow, type RevocationFlow } from './revocation/revocation-flow.js';
 import { createStoreConnector } from './shared-store/store-connector.js';
 
-/** The handlers' deps that do not change across generations. */
-export type StaticDeps = Omit<HandlerDeps, 'carry' | 'connectStore' | 'replayCache'>;
+/** The handlers' deps that do not change across generations, the engine's clock among them. */
+export type StaticDeps = Omit<HandlerDeps, 'carry' | 'connectStore' | 'replayCache' | 'now'> & {
+  readonly now: () => number;
+};
 
 /**
  * What outlives a generation: the rate limits and the revocation store of the first config (their
@@ -36,7 +38,7 @@ export class Connections {
   }
 
   /** The deps of the handlers of a generation about to be built, with the pool of `begin()`. */
-  handlerDeps(config: AuthConfig): HandlerDeps {
+  handlerDeps(config: AuthConfig): HandlerDeps & { readonly now: () => number } {
     const { carry } = this.pool;
     // DPoP proofs' jti are shared through revocation.store's Redis (SET NX PX), so a proof replayed
     // to another replica is refused too; the store is the first config's, connected before any request.

@@ -60,7 +60,8 @@ export interface Generation {
 
 /** What every generation shares: the options' deps and listeners, and the rate limits. */
 export interface GenerationDeps {
-  readonly deps: HandlerDeps;
+  /** The handlers' deps, with the engine's clock (a rule's `max_age`, a candidate's judgement). */
+  readonly deps: HandlerDeps & { readonly now: () => number };
   readonly importModule: ImportModule | undefined;
   readonly onDecision: DecisionListener | undefined;
   /** `access.candidate`'s disagreements (see `EngineOptions.onPolicyDiff`). */
@@ -87,7 +88,7 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
   const revocation = await shared.revocation(config, loaded.handlers);
   const candidate = await loadCandidateJudge(config, {
     logger: shared.deps.logger,
-    now: shared.deps.now ?? Date.now,
+    now: shared.deps.now,
     ...(shared.onPolicyDiff === undefined ? {} : { onDiff: shared.onPolicyDiff }),
   });
   // Every path to a handler goes through the revocation list, when there is one.
@@ -107,7 +108,7 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
     logDecisions: config.accessPolicy.log === 'refusals',
     reportOnly: false,
     passPreflight: shared.passPreflight,
-    now: shared.deps.now ?? Date.now,
+    now: shared.deps.now,
     ...(config.scopes === undefined ? {} : { implies: config.scopes.implies }),
     ...(config.resource === null ? {} : { resourceMetadata: resourceMetadataUrl(config.resource.identifier) }),
     ...(handler.limitsOf === undefined ? {} : { limitsOf: handler.limitsOf.bind(handler) }),
@@ -196,26 +197,20 @@ export async function buildGeneration(config: AuthConfig, shared: GenerationDeps
 const PUBLIC: AccessStep = Object.freeze({ kind: 'public' });
 
 /**
- * The authentication of each subset of `auth.mode` that a route's `modes` may leave, made when a
- * route first needs it (a credential of a mode outside it is answered as no credential at all); a
- * subset whose packages are all missing refuses every request.
+ * The authentication of a subset of `auth.mode` that a route's `modes` leaves (a credential of a
+ * mode outside it is answered as no credential at all); a subset whose packages are all missing
+ * refuses every request. Asked once per subset: the table's flows keep what it makes.
  */
 function subsetsOf(
   config: AuthConfig,
   loaded: LoadedMode,
   authenticateOf: (handler: AuthHandler) => Authenticate,
 ): (allowed: readonly AuthMode[]) => Authenticate {
-  const made = new Map<string, Authenticate>();
   return (allowed) => {
-    const key = allowed.join(',');
-    let authenticate = made.get(key);
-    if (authenticate !== undefined) return authenticate;
     const handlers = loaded.handlers.filter((candidate) => (allowed as readonly string[]).includes(candidate.method));
-    if (handlers.length === 0) authenticate = authenticateOf(refuseAll);
-    else if (handlers.length === loaded.handlers.length) authenticate = authenticateOf(loaded.handler);
-    else authenticate = combinedLater(() => combineHandlers(loaded.handlers, config, allowed), authenticateOf);
-    made.set(key, authenticate);
-    return authenticate;
+    if (handlers.length === 0) return authenticateOf(refuseAll);
+    if (handlers.length === loaded.handlers.length) return authenticateOf(loaded.handler);
+    return combinedLater(() => combineHandlers(loaded.handlers, config, allowed), authenticateOf);
   };
 }
 

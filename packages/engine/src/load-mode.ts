@@ -196,7 +196,7 @@ async function checkSections(
       else
         issues.push({
           path: `auth.${shownInError(key)}`,
-          message: unknownField(key, [...known, ...others.flatMap(sectionOf)]),
+          message: unknownField(key, [...known, ...others.map((module) => module.section)]),
         });
     }
   }
@@ -221,14 +221,23 @@ async function checkSection(
   return { value: NO_SECTION, issues };
 }
 
-/** The installed packages of the spec's modes that `auth.mode` does not list. */
-async function unlistedModules(config: AuthConfig, importModule: ImportModule): Promise<ModeModule[]> {
-  const modes = AUTH_MODES.filter((mode) => !config.modes.includes(mode));
-  const loaded = await Promise.all(modes.map((mode) => importFactory(mode, importModule).catch(() => undefined)));
-  return loaded.filter((module): module is ModeModule => module !== undefined);
-}
+/** A package with the key of its section: its own, or the loader's default for its mode. */
+type SectionedModule = ModeModule & { readonly section: string };
 
-const sectionOf = (module: ModeModule): string[] => (module.section === undefined ? [] : [module.section]);
+/**
+ * The installed packages of the spec's modes that `auth.mode` does not list, each with its
+ * section's key as a listed one would have it (a package that names none reads its mode's name).
+ */
+async function unlistedModules(config: AuthConfig, importModule: ImportModule): Promise<SectionedModule[]> {
+  const modes = AUTH_MODES.filter((mode) => !config.modes.includes(mode));
+  const loaded = await Promise.all(
+    modes.map(async (mode) => {
+      const module = await importFactory(mode, importModule).catch(() => undefined);
+      return module === undefined ? undefined : { ...module, section: module.section ?? defaultSectionKey(mode) };
+    }),
+  );
+  return loaded.filter((module) => module !== undefined);
+}
 
 function unknownField(key: string, known: readonly string[]): string {
   const suggestion = suggestField(key, known);

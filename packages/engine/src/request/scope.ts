@@ -142,8 +142,9 @@ export class RequestScope {
     if (this.held !== null) return this.refusedLater(error, route);
     const to = this.reportTo;
     if (this.done || to === undefined || !this.heard(to)) return;
-    // No authentication ran: the decision took the guard's moment, not the request's life so far.
-    if (this.started === 0) this.started = performance.now();
+    // No authentication ran (a decision would have marked the request decided or held): the
+    // decision took the guard's moment, not the request's life so far.
+    this.started = performance.now();
     this.decide(to, decisionOf(this, 'refused', error.reason, null, to.method, route), route);
   }
 
