@@ -70,7 +70,7 @@ describe('writing the list back to a store that lost it', () => {
       monitor.disconnect();
       watcher.disconnect();
     }
-    expect(await admin.zrange(REVOCATIONS_KEY, 0, -1)).toEqual(['sub:ada']);
+    expect(await admin.zrange(REVOCATIONS_KEY, '0', '-1')).toEqual(['sub:ada']);
     expect([mine.isRevoked(ada), forgot]).toEqual([true, false]);
     // One warning at most for the whole outage, however many tries it took.
     expect(logger.text.filter((line) => line.includes('could not be loaded')).length).toBeLessThanOrEqual(1);
