@@ -212,7 +212,9 @@ function tellAll(listeners: readonly (() => void)[], logger: Logger): void {
 
 /** The address the command connection reached (the primary, behind Sentinel). */
 function addressOf(client: Redis): string {
-  return `${client.stream?.remoteAddress ?? ''}:${client.stream?.remotePort ?? ''}`;
+  // Asked only while the connection is up: its socket has both (`undefined` would compare as well).
+  const { remoteAddress, remotePort } = client.stream;
+  return `${String(remoteAddress)}:${String(remotePort)}`;
 }
 
 /** The store's face: the list from memory, the commands through Redis. */
