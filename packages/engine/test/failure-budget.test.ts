@@ -70,6 +70,15 @@ describe('createFailureBudget', () => {
     expect(await next).toBe(60_000);
   });
 
+  it('a reservation settles once: released after it was kept, its point stays taken', () => {
+    const { budget } = budgetOf(1);
+    const refused = budget.reserve('a') as FailureReservation;
+    refused.keep();
+    // A second settling (an adapter reporting twice) must not give the kept failure's point back.
+    void refused.release();
+    expect(budget.reserve('a')).toBe(60_000);
+  });
+
   it('a store that throws or rejects: the request goes on with nothing reserved, the failure told', async () => {
     const throwing: Limiter = {
       consume: () => {

@@ -19,6 +19,14 @@ function busyUntilAnswered(url: string, name: string, command: string, ms: numbe
   }
 }
 
+/** A promise and its settling functions (Promise.withResolvers, which Node 20 lacks). */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((yes, no) => ([resolve, reject] = [yes, no]));
+  return { promise, resolve, reject };
+}
+
 describe('a Redis store answers in time or falls back', () => {
   let redis: RedisServer;
   beforeAll(async () => {
@@ -81,6 +89,29 @@ describe('a Redis store answers in time or falls back', () => {
         (error) => error instanceof RangeError,
       ),
     ).rejects.toBe(refusal);
+    one.close();
+  });
+
+  it('a call that settles after the deadline is ignored while the fallback works: the fallback answers', async () => {
+    const { store: one, logger } = await store();
+    for (const settle of ['answers', 'refuses'] as const) {
+      const call = deferred<string>();
+      const fallback = deferred<string>();
+      const asked = deferred<void>();
+      const answer = one.inTime(
+        call.promise,
+        () => (asked.resolve(), fallback.promise),
+        (error) => error instanceof RangeError,
+      );
+      // The deadline passed: the fallback was asked. Then Redis's answer (or refusal) comes, late.
+      await asked.promise;
+      if (settle === 'answers') call.resolve('from redis, too late');
+      else call.reject(new RangeError('over the limit, too late'));
+      await call.promise.catch(() => undefined);
+      fallback.resolve('from memory');
+      expect(await answer).toBe('from memory');
+    }
+    await logger.waitFor(/^warn: rate_limit: Redis did not answer within 250 ms/);
     one.close();
   });
 });

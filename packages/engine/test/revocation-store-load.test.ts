@@ -66,4 +66,32 @@ describe('following the revocation list', () => {
       store.close();
     }
   });
+
+  it('a change Redis refuses inside its transaction: rejected with that error, not claimed as made', async () => {
+    await admin.flushall();
+    const store = await followRevocations(redis.url, createCaptureLogger(), () => T);
+    try {
+      await admin.set(REVOCATIONS_KEY, 'not a sorted set');
+      await expect(store.revoke('sub:ada', 60)).rejects.toThrow(/^WRONGTYPE/);
+      await expect(store.unrevoke('sub:ada')).rejects.toThrow(/^WRONGTYPE/);
+      expect(await admin.get(REVOCATIONS_KEY)).toBe('not a sorted set');
+    } finally {
+      store.close();
+    }
+  });
+
+  it('firstSeen: true once per key while its time lasts (the replay cache), on the same Redis', async () => {
+    await admin.flushall();
+    const store = await followRevocations(redis.url, createCaptureLogger(), () => T);
+    try {
+      expect(await store.firstSeen('jti:t-1', 60_000)).toBe(true);
+      expect(await store.firstSeen('jti:t-1', 60_000)).toBe(false);
+      expect(await store.firstSeen('jti:t-2', 60_000)).toBe(true);
+      const ttl = await admin.pttl('authlayer:seen:jti:t-1');
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    } finally {
+      store.close();
+    }
+  });
 });

@@ -77,7 +77,8 @@ function parseAddress(raw: string): string | null {
 
 /** The eight 16-bit groups of a valid IPv6 address, in lower-case hex without leading zeros. */
 function expandIPv6(address: string): string[] {
-  const [head = '', tail] = address.toLowerCase().split('::');
+  // split always yields a first part; `groups` takes the missing tail of an address without `::`.
+  const [head, tail] = address.toLowerCase().split('::');
   const groups = (part: string | undefined) => (part === undefined || part === '' ? [] : part.split(':'));
   const left = groups(head).flatMap(ipv4AsGroups);
   const right = groups(tail).flatMap(ipv4AsGroups);
@@ -88,6 +89,7 @@ function expandIPv6(address: string): string[] {
 /** An embedded IPv4 tail (`::1.2.3.4`) as two hex groups; any other group as it is. */
 function ipv4AsGroups(group: string): string[] {
   if (!group.includes('.')) return [group];
-  const [a = 0, b = 0, c = 0, d = 0] = group.split('.').map(Number);
+  // isIP accepted the address: an embedded IPv4 part has exactly four numbers.
+  const [a, b, c, d] = group.split('.').map(Number) as [number, number, number, number];
   return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
 }

@@ -65,6 +65,8 @@ export async function followRevocations(
   // The marker of the store the list was last loaded from (null: never loaded).
   let generation: string | null = null;
   let primary: string | null = null;
+  // The write-back in flight, if any (see `restore`).
+  let writing: Promise<void> | null = null;
   let retry: NodeJS.Timeout | undefined;
   let settle: () => void = () => {};
   const started = new Promise<void>((resolve) => (settle = resolve));
@@ -86,18 +88,26 @@ export async function followRevocations(
   // A new primary (a failover) may have missed the last writes of the old one while the marker
   // came through: a different address counts as a different store too.
   const restore = async (): Promise<void> => {
-    const [current, address] = [await currentGeneration(client), addressOf(client)];
+    const current = await currentGeneration(client);
+    // The marker another load's write-back in flight took is trusted only once that write-back
+    // succeeded: a load trusting it early would adopt a list without the entries if it failed.
+    while (writing !== null) await writing.catch(() => undefined);
+    const address = addressOf(client);
     const known = generation === null || (current === generation && address === primary);
     const before = [generation, primary] as const;
     // Taken before the write-back: its reload message must not start another one.
     [generation, primary] = [current, address];
     if (known) return;
     const entries = list.inForce(now());
-    if (entries.length > 0)
-      await writeBack(client, entries, now()).catch((error: unknown) => {
-        [generation, primary] = before;
-        throw error;
-      });
+    if (entries.length > 0) {
+      writing = writeBack(client, entries, now())
+        .catch((error: unknown) => {
+          [generation, primary] = before;
+          throw error;
+        })
+        .finally(() => (writing = null));
+      await writing;
+    }
     logger.warn(
       `revocation.store: Redis lost the revocation list or is a new primary (a restart without persistence, FLUSHALL or a failover); wrote back the ${entries.length} entries in force here`,
     );
@@ -202,7 +212,9 @@ function tellAll(listeners: readonly (() => void)[], logger: Logger): void {
 
 /** The address the command connection reached (the primary, behind Sentinel). */
 function addressOf(client: Redis): string {
-  return `${client.stream?.remoteAddress ?? ''}:${client.stream?.remotePort ?? ''}`;
+  // Asked only while the connection is up: its socket has both (`undefined` would compare as well).
+  const { remoteAddress, remotePort } = client.stream;
+  return `${String(remoteAddress)}:${String(remotePort)}`;
 }
 
 /** The store's face: the list from memory, the commands through Redis. */
