@@ -125,7 +125,7 @@ export function revocationApi(flow: RevocationFlow | null): RevocationApi {
     throw new Error(`revocation.store: ${message}`, { cause: error });
   };
   const change = <T>(call: Promise<T>): Promise<T> =>
-    call.catch((error: unknown) => failed(isChangeNotSent(error) ? NOT_SENT : UNKNOWN)(error));
+    call.catch((error: unknown) => failed(changeFailure(error))(error));
   const read = <T>(call: Promise<T>): Promise<T> => call.catch(failed('Redis did not answer; nothing was read'));
   return {
     revoke: async (entry, options = {}) => {
@@ -143,6 +143,26 @@ export function revocationApi(flow: RevocationFlow | null): RevocationApi {
     },
     revocations: async () => read(store().list()),
   };
+}
+
+/** What a change that failed did: not sent, refused by Redis (an answer: the list is as it was), or unknown. */
+function changeFailure(error: unknown): string {
+  if (isChangeNotSent(error)) return NOT_SENT;
+  const code = refusalCode(error);
+  return code === null ? UNKNOWN : `Redis refused the change (${code}); the list was not changed`;
+}
+
+/**
+ * The code of an error Redis answered with (ioredis's `ReplyError`: `WRONGTYPE`, `NOPERM`, `OOM`;
+ * a transaction discarded, `EXECABORT`, is named by the command that made it so, `READONLY` on a
+ * replica during a failover), or null for anything else. Only the code: Redis's text may quote a key.
+ */
+function refusalCode(error: unknown): string | null {
+  if (!(error instanceof Error) || error.name !== 'ReplyError') return null;
+  const { previousErrors } = error as { previousErrors?: readonly unknown[] };
+  const first = previousErrors?.[0];
+  const message = first instanceof Error ? first.message : error.message;
+  return /^[A-Z]+\b/.exec(message)?.[0] ?? 'ERR';
 }
 
 /** The handler's readiness, and the list's: not ready until the list was loaded once. */
