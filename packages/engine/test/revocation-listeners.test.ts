@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createAuthContext } from '@authlayer/core';
-import { createCaptureLogger, startRedis, type RedisServer } from '@authlayer/testkit';
-import { Redis } from 'ioredis';
+import { createCaptureLogger } from '@authlayer/testkit';
 import { followRevocations } from '../src/revocation/revocation-store.js';
 import { REVOCATIONS_CHANNEL, REVOCATIONS_KEY } from '../src/revocation/revocation-commands.js';
 import { RELOAD_MESSAGE } from '../src/revocation/revocation-generation.js';
+import { useRedis } from './support/redis-at-hand.js';
 
 // A listener of the list's changes that throws (an adapter's bug) on a real redis-server: the
 // list still follows Redis, the other listeners still hear of each change, and the failure is
@@ -19,21 +19,12 @@ class ListenerBug extends Error {
 }
 
 describe('a change listener that throws', () => {
-  let redis: RedisServer;
-  let admin: Redis;
-  beforeAll(async () => {
-    redis = await startRedis();
-    admin = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    admin.disconnect();
-    await redis.stop();
-  });
+  const at = useRedis();
 
   it('does not keep the changes from the listeners after it, nor from the list', async () => {
-    await admin.flushall();
+    await at.admin.flushall();
     const logger = createCaptureLogger();
-    const store = await followRevocations(redis.url, logger, () => T);
+    const store = await followRevocations(at.redis.url, logger, () => T);
     const heard: string[] = [];
     // The failing listener is the first asked: its calls tell that a change arrived.
     let told = (): void => {};
@@ -44,7 +35,7 @@ describe('a change listener that throws', () => {
     store.onChange(() => heard.push(`${store.isRevoked(ada)} ${store.isRevoked(grace)}`));
     const change = async (entry: string) => {
       const arrived = new Promise<void>((resolve) => (told = resolve));
-      await admin.publish(REVOCATIONS_CHANNEL, JSON.stringify({ entry, until: T + 60_000 }));
+      await at.admin.publish(REVOCATIONS_CHANNEL, JSON.stringify({ entry, until: T + 60_000 }));
       await arrived;
     };
     try {
@@ -63,18 +54,18 @@ describe('a change listener that throws', () => {
   });
 
   it('does not make a full load count as failed', async () => {
-    await admin.flushall();
+    await at.admin.flushall();
     const logger = createCaptureLogger();
-    const store = await followRevocations(redis.url, logger, () => T);
+    const store = await followRevocations(at.redis.url, logger, () => T);
     let calls = 0;
     store.onChange(() => {
       calls += 1;
       throw new ListenerBug('secret detail');
     });
     try {
-      await admin.zadd(REVOCATIONS_KEY, T + 3_600_000, 'sub:ada');
+      await at.admin.zadd(REVOCATIONS_KEY, T + 3_600_000, 'sub:ada');
       const before = logger.text.length;
-      await admin.publish(REVOCATIONS_CHANNEL, RELOAD_MESSAGE);
+      await at.admin.publish(REVOCATIONS_CHANNEL, RELOAD_MESSAGE);
       // The load's outcome, whichever it is: loaded (and logged once), or failed and tried again.
       await logger.waitFor(/loaded \(1 entries\)|could not be loaded/);
       const after = logger.text.slice(before);

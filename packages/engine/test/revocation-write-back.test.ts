@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { createAuthContext } from '@authlayer/core';
-import { createCaptureLogger, startRedis, type CaptureLogger, type RedisServer } from '@authlayer/testkit';
+import { createCaptureLogger, type CaptureLogger } from '@authlayer/testkit';
 import { Redis } from 'ioredis';
 import { REVOCATIONS_KEY } from '../src/revocation/revocation-commands.js';
 import { followRevocations, type RevocationStore } from '../src/revocation/revocation-store.js';
+import { useRedis } from './support/redis-at-hand.js';
 
 // A replica giving a store that lost its data (FLUSHALL, seen by the heartbeat) its list back, on a
 // real redis-server: with nothing to give, and when Redis refuses the write-back (the key holds
@@ -13,34 +14,25 @@ const ada = createAuthContext({ method: 'jwt', userId: 'ada', claims: { sub: 'ad
 const LOST = /^warn: revocation\.store: Redis lost the revocation list .*; wrote back the (\d+) entries in force here$/;
 
 describe('writing the list back to a store that lost it', () => {
-  let redis: RedisServer;
-  let admin: Redis;
+  const at = useRedis();
   let store: RevocationStore | undefined;
-  beforeAll(async () => {
-    redis = await startRedis();
-    admin = new Redis(redis.url);
-  });
   afterEach(() => store?.close());
-  afterAll(async () => {
-    admin.disconnect();
-    await redis.stop();
-  });
 
   async function follow(): Promise<{ store: RevocationStore; logger: CaptureLogger }> {
-    await admin.flushall();
+    await at.admin.flushall();
     const logger = createCaptureLogger();
-    store = await followRevocations(redis.url, logger, () => T);
+    store = await followRevocations(at.redis.url, logger, () => T);
     expect(store.state()).toBe('loaded');
     return { store, logger };
   }
 
   it('nothing in force here: nothing written, said once, the empty list loaded', async () => {
     const { store: mine, logger } = await follow();
-    await admin.flushall();
+    await at.admin.flushall();
     expect((await logger.waitFor(LOST)).match(LOST)?.[1]).toBe('0');
     await logger.waitFor(/^info: revocation\.store: the revocation list is loaded \(0 entries\)$/);
     expect(mine.state()).toBe('loaded');
-    expect(await admin.exists(REVOCATIONS_KEY)).toBe(0);
+    expect(await at.admin.exists(REVOCATIONS_KEY)).toBe(0);
   });
 
   it('a write-back Redis refuses: tried again, the entries kept here, written once the key is freed', async () => {
@@ -50,7 +42,7 @@ describe('writing the list back to a store that lost it', () => {
     let forgot = false;
     mine.onChange(() => (forgot ||= !mine.isRevoked(ada)));
     // Watches the write-backs Redis is sent (ZADD GT): the test frees the key after the second.
-    const watcher = new Redis(redis.url);
+    const watcher = new Redis(at.redis.url);
     const monitor = await watcher.monitor();
     const tried = new Promise<void>((resolve) => {
       let writes = 0;
@@ -60,17 +52,17 @@ describe('writing the list back to a store that lost it', () => {
     });
     try {
       // Lost, and the key taken by another type, in one step: no heartbeat sees one without the other.
-      await admin.multi().flushall().set(REVOCATIONS_KEY, 'not a sorted set').exec();
+      await at.admin.multi().flushall().set(REVOCATIONS_KEY, 'not a sorted set').exec();
       await tried;
       expect(mine.isRevoked(ada)).toBe(true);
-      await admin.del(REVOCATIONS_KEY);
+      await at.admin.del(REVOCATIONS_KEY);
       expect((await logger.waitFor(LOST)).match(LOST)?.[1]).toBe('1');
       await logger.waitFor(/^info: revocation\.store: .*the revocation list is loaded( again)? \(1 entries\)$/);
     } finally {
       monitor.disconnect();
       watcher.disconnect();
     }
-    expect(await admin.zrange(REVOCATIONS_KEY, '0', '-1')).toEqual(['sub:ada']);
+    expect(await at.admin.zrange(REVOCATIONS_KEY, '0', '-1')).toEqual(['sub:ada']);
     expect([mine.isRevoked(ada), forgot]).toEqual([true, false]);
     // One warning at most for the whole outage, however many tries it took.
     expect(logger.text.filter((line) => line.includes('could not be loaded')).length).toBeLessThanOrEqual(1);

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createCaptureLogger, startRedis, type RedisServer } from '@authlayer/testkit';
+import { describe, expect, it } from '@jest/globals';
+import { createCaptureLogger, startRedis } from '@authlayer/testkit';
 import { Redis } from 'ioredis';
 import { createStoreConnector } from '../src/shared-store/store-connector.js';
+import { useRedis } from './support/redis-at-hand.js';
 
 // `auth.oauth2.cache_store` as a handler meets it: stores opened through the middleware's
 // connector on a real Redis, shared by every replica; a Redis that is down or silent never fails
@@ -10,24 +11,15 @@ import { createStoreConnector } from '../src/shared-store/store-connector.js';
 const PATH = 'auth.oauth2.cache_store';
 
 describe('shared stores on Redis', () => {
-  let redis: RedisServer;
-  let admin: Redis;
-  beforeAll(async () => {
-    redis = await startRedis();
-    admin = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    admin.disconnect();
-    await redis.stop();
-  });
+  const at = useRedis();
 
   it('what one replica sets, another gets; for the time it was given, no longer', async () => {
     const [one, two] = [createStoreConnector(createCaptureLogger()), createStoreConnector(createCaptureLogger())];
-    const [a, b] = [await one.connectStore(redis.url, PATH), await two.connectStore(redis.url, PATH)];
+    const [a, b] = [await one.connectStore(at.redis.url, PATH), await two.connectStore(at.redis.url, PATH)];
     expect(await b.get('introspection:d1')).toBeUndefined();
     await a.set('introspection:d1', '{"active":true}', 30_000);
     expect(await b.get('introspection:d1')).toBe('{"active":true}');
-    const ttl = await admin.pttl('introspection:d1');
+    const ttl = await at.admin.pttl('introspection:d1');
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(30_000);
     one.close();
@@ -37,15 +29,15 @@ describe('shared stores on Redis', () => {
   it('a silent Redis: a get is a miss and a set is dropped, with one warning that names the field', async () => {
     const logger = createCaptureLogger();
     const connector = createStoreConnector(logger);
-    const store = await connector.connectStore(redis.url, PATH);
+    const store = await connector.connectStore(at.redis.url, PATH);
     await store.set('introspection:d2', 'kept', 60_000);
-    redis.pause();
+    at.redis.pause();
     try {
       const answers = await Promise.all([store.get('introspection:d2'), store.set('introspection:d3', 'lost', 60_000)]);
       expect(answers).toEqual([undefined, undefined]);
       await logger.waitFor(new RegExp(`^warn: ${PATH.replaceAll('.', '\\.')}: Redis did not answer within 250 ms`));
     } finally {
-      redis.resume();
+      at.redis.resume();
     }
     await logger.waitFor(/^info: auth\.oauth2\.cache_store: Redis is reachable; the cache is shared/);
     expect(await store.get('introspection:d2')).toBe('kept');
@@ -68,12 +60,15 @@ describe('shared stores on Redis', () => {
 
   it("closing the connector ends every store's connection; a store closed is a miss, not a crash", async () => {
     const connector = createStoreConnector(createCaptureLogger());
-    const stores = [await connector.connectStore(redis.url, PATH), await connector.connectStore(redis.url, 'other')];
+    const stores = [
+      await connector.connectStore(at.redis.url, PATH),
+      await connector.connectStore(at.redis.url, 'other'),
+    ];
     await Promise.all(stores.map((store) => store.get('warm')));
-    const before = await clientCount(admin);
+    const before = await clientCount(at.admin);
     connector.close();
     // Asked until the server sees both connections go: an event of the server, not a delay.
-    while ((await clientCount(admin)) > before - 2) await admin.ping();
+    while ((await clientCount(at.admin)) > before - 2) await at.admin.ping();
     expect(await stores[0]!.get('warm')).toBeUndefined();
   });
 });
