@@ -49,8 +49,10 @@ describe('following the revocation list', () => {
       for (const message of ['not json', 'null', '{"entry":7,"until":1}', '{"entry":"sub:ada","until":"soon"}']) {
         await at.admin.publish(REVOCATIONS_CHANNEL, message);
       }
+      // Listened for before publishing: the subscriber may hear the change before PUBLISH's reply.
+      const changed = new Promise<void>((resolve) => store.onChange(resolve));
       await at.admin.publish(REVOCATIONS_CHANNEL, JSON.stringify({ entry: 'sub:ada', until: T + 60_000 }));
-      await new Promise<void>((resolve) => store.onChange(resolve));
+      await changed;
       expect(changes).toEqual([true]);
       expect(logger.text.filter((line) => line.startsWith('warn:'))).toEqual([]);
     } finally {
